@@ -1,0 +1,32 @@
+import ArgumentParser
+import EmojiArtKit
+
+/// `emojiart`: create, inspect, convert and edit `.emojiart` documents headless.
+public struct EmojiArtCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "emojiart",
+        abstract: "Create, inspect, convert and edit EmojiArt documents.",
+        discussion: """
+            Reads every .emojiart format: EmojiArt's own (native) and both generations of the \
+            original CS193P app (cs193p-2023, cs193p-2021). Commands that change a file keep its \
+            format and replace it atomically.
+            """,
+        subcommands: [New.self, Info.self, Convert.self, Validate.self, AddEmoji.self, SetBackground.self]
+    )
+
+    public init() {}
+}
+
+extension DocumentFormat: ExpressibleByArgument {}
+
+extension Point: ExpressibleByArgument {
+    /// `X,Y` in document points, y up, e.g. `--at -40,120`.
+    public init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+            let x = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+            let y = Int(parts[1].trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        self.init(x: x, y: y)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The wire form of an edit: an object with a `type` and that type's fields, e.g.
+/// `{"type":"moveEmojis","ids":[4],"offset":{"x":-3,"y":2}}`. Backgrounds travel as the
+/// native file format has them: `null`, an http(s) URL, or a `data:image/…` URL.
+extension Edit: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case type, background, text, position, size, ids, offset, scale, sizes, emojis, title
+    }
+
+    private enum Kind: String, Codable {
+        case setBackground, addEmoji, moveEmojis, resizeEmojis, setEmojiSizes, deleteEmojis, restoreEmojis,
+            retitle
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(Kind.self, forKey: .type) {
+        case .setBackground:
+            self = .setBackground(try container.decode(Background.self, forKey: .background))
+        case .addEmoji:
+            self = .addEmoji(
+                text: try container.decode(String.self, forKey: .text),
+                position: try container.decode(Point.self, forKey: .position),
+                size: try container.decode(Int.self, forKey: .size))
+        case .moveEmojis:
+            self = .moveEmojis(
+                ids: try container.decode([Int].self, forKey: .ids),
+                offset: try container.decode(Point.self, forKey: .offset))
+        case .resizeEmojis:
+            self = .resizeEmojis(
+                ids: try container.decode([Int].self, forKey: .ids),
+                scale: try container.decode(Double.self, forKey: .scale))
+        case .setEmojiSizes:
+            self = .setEmojiSizes(try container.decode([EmojiSize].self, forKey: .sizes))
+        case .deleteEmojis:
+            self = .deleteEmojis(ids: try container.decode([Int].self, forKey: .ids))
+        case .restoreEmojis:
+            self = .restoreEmojis(try container.decode([PlacedEmoji].self, forKey: .emojis))
+        case .retitle:
+            self = .retitle(try container.decode(String.self, forKey: .title))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .setBackground(let background):
+            try container.encode(Kind.setBackground, forKey: .type)
+            try container.encode(background, forKey: .background)
+        case .addEmoji(let text, let position, let size):
+            try container.encode(Kind.addEmoji, forKey: .type)
+            try container.encode(text, forKey: .text)
+            try container.encode(position, forKey: .position)
+            try container.encode(size, forKey: .size)
+        case .moveEmojis(let ids, let offset):
+            try container.encode(Kind.moveEmojis, forKey: .type)
+            try container.encode(ids, forKey: .ids)
+            try container.encode(offset, forKey: .offset)
+        case .resizeEmojis(let ids, let scale):
+            try container.encode(Kind.resizeEmojis, forKey: .type)
+            try container.encode(ids, forKey: .ids)
+            try container.encode(scale, forKey: .scale)
+        case .setEmojiSizes(let sizes):
+            try container.encode(Kind.setEmojiSizes, forKey: .type)
+            try container.encode(sizes, forKey: .sizes)
+        case .deleteEmojis(let ids):
+            try container.encode(Kind.deleteEmojis, forKey: .type)
+            try container.encode(ids, forKey: .ids)
+        case .restoreEmojis(let emojis):
+            try container.encode(Kind.restoreEmojis, forKey: .type)
+            try container.encode(emojis, forKey: .emojis)
+        case .retitle(let title):
+            try container.encode(Kind.retitle, forKey: .type)
+            try container.encode(title, forKey: .title)
+        }
+    }
+}
+
+extension Background: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .none
+            return
+        }
+        let text = try container.decode(String.self)
+        do {
+            self = try Background(parsing: text)
+        } catch let error as EmojiArtError {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .none: try container.encodeNil()
+        case .url(let url): try container.encode(url.absoluteString)
+        case .image(let data, let mimeType):
+            try container.encode(DataURL(mimeType: mimeType, data: data).absoluteString)
+        }
+    }
+}

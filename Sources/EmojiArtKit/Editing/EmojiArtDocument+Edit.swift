@@ -1,0 +1,154 @@
+extension EmojiArtDocument {
+    /// Applies an edit whole, or throws and leaves the document untouched.
+    ///
+    /// Everything is checked before anything changes.
+    ///
+    /// ```swift
+    /// let inverse = try document.apply(.moveEmojis(ids: [1], offset: Point(x: 10, y: 0)))
+    /// try document.apply(inverse)  // back where it was
+    /// ```
+    /// - Returns: the edit that undoes this one.
+    @discardableResult
+    public mutating func apply(_ edit: Edit) throws -> Edit {
+        switch edit {
+        case .setBackground(let background):
+            try background.validate()
+            let old = self.background
+            setBackground(background)
+            return .setBackground(old)
+
+        case .addEmoji(let text, let position, let size):
+            try Emoji.validateText(text, path: "text")
+            try Emoji.validatePosition(position, path: "position")
+            try Emoji.validateSize(size, path: "size")
+            try checkRoomFor(1)
+            guard DocumentLimits.idRange.contains(nextEmojiID) else {
+                throw EmojiArtError(.outOfRange, "the document has run out of emoji ids.", path: "id")
+            }
+            let id = nextEmojiID
+            emojis.append(Emoji(id: id, text: text, position: position, size: size))
+            nextEmojiID += 1
+            return .deleteEmojis(ids: [id])
+
+        case .moveEmojis(let ids, let offset):
+            try checkExisting(ids)
+            // Offsets beyond twice the canvas can't land anywhere valid; checking them first
+            // also keeps the additions below from overflowing.
+            let span = 2 * DocumentLimits.coordinateRange.upperBound
+            guard abs(offset.x) <= span, abs(offset.y) <= span else {
+                throw EmojiArtError(.outOfRange, "offset \(offset) is larger than the canvas.", path: "offset")
+            }
+            let range = DocumentLimits.coordinateRange
+            for id in ids {
+                let position = emojis[id: id]!.position
+                let moved = Point(x: position.x + offset.x, y: position.y + offset.y)
+                if !range.contains(moved.x) || !range.contains(moved.y) {
+                    try Emoji.validatePosition(moved, path: "emoji \(id)")
+                }
+            }
+            for id in ids {
+                emojis.update(id: id) {
+                    $0.position.x += offset.x
+                    $0.position.y += offset.y
+                }
+            }
+            return .moveEmojis(ids: ids, offset: Point(x: -offset.x, y: -offset.y))
+
+        case .resizeEmojis(let ids, let scale):
+            guard scale.isFinite, DocumentLimits.scaleRange.contains(scale) else {
+                throw EmojiArtError(.outOfRange, "scale \(scale) is outside 1/1024...1024.", path: "scale")
+            }
+            try checkExisting(ids)
+            let range = DocumentLimits.sizeRange
+            let sizes = ids.map { id in
+                let scaled = (Double(emojis[id: id]!.size) * scale).rounded()
+                return EmojiSize(
+                    id: id, size: Int(min(max(scaled, Double(range.lowerBound)), Double(range.upperBound))))
+            }
+            return setSizes(sizes)
+
+        case .setEmojiSizes(let sizes):
+            try checkExisting(sizes.map(\.id))
+            for size in sizes where !DocumentLimits.sizeRange.contains(size.size) {
+                try Emoji.validateSize(size.size, path: "emoji \(size.id).size")
+            }
+            return setSizes(sizes)
+
+        case .deleteEmojis(let ids):
+            try checkExisting(ids)
+            var removed: [PlacedEmoji] = []
+            removed.reserveCapacity(ids.count)
+            for id in ids {
+                if let (emoji, index) = emojis.remove(id: id) {
+                    removed.append(PlacedEmoji(index: index, emoji: emoji))
+                }
+            }
+            return .restoreEmojis(removed.reversed())
+
+        case .restoreEmojis(let placed):
+            guard !placed.isEmpty else {
+                throw EmojiArtError(.unknownEmoji, "the edit names no emojis.", path: "emojis")
+            }
+            try checkRoomFor(placed.count)
+            var newIDs = Set<Int>()
+            for (offset, item) in placed.enumerated() {
+                let path = "emojis[\(offset)]"
+                try item.emoji.validate(path: path + ".emoji")
+                guard !emojis.contains(id: item.emoji.id), newIDs.insert(item.emoji.id).inserted else {
+                    throw EmojiArtError(
+                        .outOfRange, "id \(item.emoji.id) is already in use.", path: path + ".emoji.id")
+                }
+                guard (0...(emojis.count + offset)).contains(item.index) else {
+                    throw EmojiArtError(
+                        .outOfRange, "index \(item.index) is past the end of the emojis.", path: path + ".index")
+                }
+            }
+            for item in placed {
+                emojis.insert(item.emoji, at: item.index)
+                nextEmojiID = max(nextEmojiID, item.emoji.id + 1)
+            }
+            return .deleteEmojis(ids: placed.reversed().map(\.emoji.id))
+
+        case .retitle(let title):
+            try EmojiArtDocument.validateTitle(title)
+            let old = self.title
+            setTitle(title)
+            return .retitle(old)
+        }
+    }
+
+    private mutating func setSizes(_ sizes: [EmojiSize]) -> Edit {
+        var old: [EmojiSize] = []
+        old.reserveCapacity(sizes.count)
+        for size in sizes {
+            old.append(EmojiSize(id: size.id, size: emojis[id: size.id]!.size))
+            emojis.update(id: size.id) { $0.size = size.size }
+        }
+        return .setEmojiSizes(old)
+    }
+
+    /// Throws unless `ids` is non-empty, has no repeats, and every id exists.
+    private func checkExisting(_ ids: [Int]) throws {
+        guard !ids.isEmpty else {
+            throw EmojiArtError(.unknownEmoji, "the edit names no emojis.", path: "ids")
+        }
+        for id in ids where !emojis.contains(id: id) {
+            throw EmojiArtError(
+                .unknownEmoji, "there is no emoji with id \(id); it may have been deleted.", path: "ids")
+        }
+        // Most edits name one emoji (a drag); only build a set when repeats are possible.
+        if ids.count > 1 {
+            var seen = Set<Int>(minimumCapacity: ids.count)
+            for id in ids where !seen.insert(id).inserted {
+                throw EmojiArtError(.outOfRange, "id \(id) is named twice.", path: "ids")
+            }
+        }
+    }
+
+    private func checkRoomFor(_ count: Int) throws {
+        guard emojis.count + count <= DocumentLimits.maximumEmojiCount else {
+            throw EmojiArtError(
+                .tooLarge, "a document holds at most \(DocumentLimits.maximumEmojiCount) emojis.", path: "emojis")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// A point or offset in document coordinates: integer points, origin at the canvas centre,
+/// **y pointing up**.
+public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+
+    public static let zero = Point(x: 0, y: 0)
+
+    public var description: String { "(\(x), \(y))" }
+}
+
+/// One emoji placed on the canvas.
+public struct Emoji: Hashable, Sendable, Codable, Identifiable {
+    /// Unique within its document and never reused.
+    public var id: Int
+    /// Exactly one emoji grapheme (see ``Swift/Character/isEmoji``).
+    public var text: String
+    /// Where its centre is, y up.
+    public var position: Point
+    /// The font size it is drawn at, in points.
+    public var size: Int
+
+    public init(id: Int, text: String, position: Point, size: Int) {
+        self.id = id
+        self.text = text
+        self.position = position
+        self.size = size
+    }
+}
+
+extension Emoji {
+    /// Throws unless every field is within ``DocumentLimits``; `path` names the emoji in errors.
+    public func validate(path: String = "emoji") throws {
+        try Emoji.validateText(text, path: path + ".text")
+        try Emoji.validatePosition(position, path: path + ".position")
+        try Emoji.validateSize(size, path: path + ".size")
+        guard DocumentLimits.idRange.contains(id) else {
+            throw EmojiArtError(
+                .outOfRange, "id \(id) is outside \(DocumentLimits.idRange).", path: path + ".id")
+        }
+    }
+
+    static func validateText(_ text: String, path: String) throws {
+        guard text.count == 1, let character = text.first, character.isEmoji else {
+            let shown = text.unicodeScalars.count > 20 ? "text" : "\"\(text.debugDescriptionBody)\""
+            throw EmojiArtError(
+                .invalidEmoji,
+                "\(shown) is not a single emoji; use exactly one emoji such as 😀, 👍🏽 or 🇫🇷.",
+                path: path)
+        }
+    }
+
+    static func validatePosition(_ position: Point, path: String) throws {
+        let range = DocumentLimits.coordinateRange
+        guard range.contains(position.x), range.contains(position.y) else {
+            throw EmojiArtError(
+                .outOfRange,
+                "position \(position) is outside the canvas; coordinates are within ±\(range.upperBound).",
+                path: path)
+        }
+    }
+
+    static func validateSize(_ size: Int, path: String) throws {
+        guard DocumentLimits.sizeRange.contains(size) else {
+            throw EmojiArtError(
+                .outOfRange,
+                "size \(size) is outside \(DocumentLimits.sizeRange.lowerBound)...\(DocumentLimits.sizeRange.upperBound) points.",
+                path: path)
+        }
+    }
+}
+
+extension String {
+    /// The string as it would appear inside a Swift string literal, without the quotes,
+    /// so invisible characters show in error messages.
+    var debugDescriptionBody: String { String(debugDescription.dropFirst().dropLast()) }
+}

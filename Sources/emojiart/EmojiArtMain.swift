@@ -1,0 +1,8 @@
+import EmojiArtCLI
+
+@main
+enum EmojiArtMain {
+    static func main() async {
+        await EmojiArtCommand.main()
+    }
+}

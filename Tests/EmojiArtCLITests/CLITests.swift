@@ -1,0 +1,178 @@
+import EmojiArtCLI
+import EmojiArtKit
+import Foundation
+import Testing
+
+@Suite("The emojiart command")
+struct CLITests {
+    @Test func helpListsEveryCommand() {
+        let help = EmojiArtCommand.helpMessage()
+        for command in ["new", "info", "convert", "validate", "add-emoji", "set-background"] {
+            #expect(help.contains("  \(command) "), "\(command) missing from:\n\(help)")
+        }
+        #expect(help.contains("cs193p-2021"))
+    }
+
+    @Test func subcommandHelpExplainsArguments() async {
+        let addHelp = await emojiart("add-emoji", "--help").output
+        #expect(addHelp.contains("USAGE: emojiart add-emoji <file> <emoji> --at <x,y> [--size <size>]"))
+        #expect(addHelp.contains("y up"))
+        let backgroundHelp = await emojiart("help", "set-background").output
+        #expect(backgroundHelp.contains("--image <image>"))
+        #expect(backgroundHelp.contains("--none"))
+        let convertHelp = await emojiart("convert", "--help").output
+        #expect(convertHelp.contains("--to <to>"))
+    }
+
+    @Test func newCreatesANativeDocumentAndRefusesToOverwrite() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("party.emojiart").path
+        let created = await emojiart("new", file, "--title", "Party 🎉")
+        #expect(created.exitCode == 0)
+        #expect(created.output.contains("titled \"Party 🎉\""))
+        #expect(try contents(file).hasPrefix(#"{"format":"emojiart","formatVersion":1,"title":"Party 🎉""#))
+
+        let again = await emojiart("new", file)
+        #expect(again.exitCode == 1)
+        #expect(again.errors == "Error: \(file): already exists; use --force to replace it.")
+        #expect(await emojiart("new", file, "--force").exitCode == 0)
+        #expect(try contents(file).contains(#""title":"party""#))
+
+        let badTitle = await emojiart("new", folder.appendingPathComponent("x.emojiart").path, "--title", "")
+        #expect(badTitle.exitCode == 64)
+        #expect(badTitle.errors.contains("a title can't be empty"))
+    }
+
+    @Test func infoDescribesADocument() async throws {
+        let path = fixturesDirectory.appendingPathComponent("2021-url.emojiart").path
+        let info = await emojiart("info", path)
+        #expect(info.exitCode == 0)
+        #expect(
+            info.output == """
+                File:        \(path)
+                Format:      CS193P EmojiArt 2021
+                Title:       2021-url
+                Background:  https://upload.wikimedia.org/wikipedia/commons/4/47/PNG_transparency_demonstration_1.png
+                Emojis:      2
+                Bounds:      x -240…70, y -120…140 (310 × 260 points)
+                """)
+        let json = await emojiart("info", path, "--json")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(report["format"] as? String == "cs193p-2021")
+        #expect(report["emojiCount"] as? Int == 2)
+        #expect((report["bounds"] as? [String: Int])?["minX"] == -240)
+        #expect((report["background"] as? [String: Any])?["kind"] as? String == "url")
+    }
+
+    @Test func convertKeepsTheContentAndSaysWhatIsLost() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = fixturesDirectory.appendingPathComponent("2021-url.emojiart").path
+        let native = folder.appendingPathComponent("native.emojiart").path
+        let modern = folder.appendingPathComponent("2023.emojiart").path
+        #expect(await emojiart("convert", input, native, "--to", "native").exitCode == 0)
+        let toModern = await emojiart("convert", native, modern, "--to", "cs193p-2023")
+        #expect(toModern.exitCode == 0)
+        #expect(toModern.errors.contains("note: The CS193P EmojiArt 2023 format has no title"))
+        let original = try EmojiArtFile.read(Array(try Data(contentsOf: URL(fileURLWithPath: input))))
+        let converted = try EmojiArtFile.read(Array(try Data(contentsOf: URL(fileURLWithPath: modern))))
+        #expect(converted.format == .cs193p2023)
+        #expect(converted.document.emojis == original.document.emojis)
+        #expect(
+            try contents(modern)
+                == (try contents(fixturesDirectory.appendingPathComponent("2023-url.emojiart").path))
+                .replacingOccurrences(of: "\\/", with: "/"))
+
+        let bad = await emojiart("convert", input, native, "--to", "pdf")
+        #expect(bad.exitCode == 64)
+    }
+
+    @Test func validateGivesAVerdictPerFileAndFailsIfAnyIsInvalid() async throws {
+        let folder = try makeTemporaryFolder()
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: fixturesDirectory.path)
+            .filter { $0.hasSuffix(".emojiart") }.sorted().map { fixturesDirectory.appendingPathComponent($0).path }
+        #expect(fixtures.count == 5)
+        let good = await emojiart(["validate"] + fixtures)
+        #expect(good.exitCode == 0)
+        #expect(good.output.split(separator: "\n").count == 5)
+        #expect(good.output.split(separator: "\n").allSatisfy { $0.hasPrefix("ok ") })
+
+        let broken = folder.appendingPathComponent("broken.emojiart").path
+        try #"{"emojis":[{"string":"😀","position":{"x":0,"y":0},"size":0,"id":1}],"uniqueEmojiId":1}"#.write(
+            toFile: broken, atomically: true, encoding: .utf8)
+        let missing = folder.appendingPathComponent("missing.emojiart").path
+        let mixed = await emojiart("validate", fixtures[0], broken, missing)
+        #expect(mixed.exitCode == 1)
+        #expect(mixed.output.contains("invalid  \(broken): emojis[0].size: size 0 is outside 1...1024 points."))
+        #expect(mixed.output.contains("invalid  \(missing): no such file."))
+        #expect(mixed.errors == "2 of 3 files are invalid.")
+    }
+
+    @Test func addEmojiKeepsTheFilesFormat() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = try copyFixture("2021-url.emojiart", into: folder)
+        let added = await emojiart("add-emoji", file, "🐻‍❄️", "--at", "-40,120", "--size", "64")
+        #expect(added.exitCode == 0, "\(added.errors)")
+        #expect(added.output == "Added 🐻‍❄️ (id 3) at (-40, 120), size 64, to \(file).")
+        let decoded = try EmojiArtFile.read(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(decoded.format == .cs193p2021)
+        #expect(decoded.document.emojis.last == Emoji(id: 3, text: "🐻‍❄️", position: Point(x: -40, y: 120), size: 64))
+        #expect(try contents(file).contains(#"{"text":"🐻‍❄️","x":-40,"y":-120,"size":64,"id":3}"#))
+    }
+
+    @Test func badEditsLeaveTheFileUntouched() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = try copyFixture("2023-url.emojiart", into: folder)
+        let before = try contents(file)
+        let cases: [([String], Int32, String)] = [
+            (["add-emoji", file, "ab", "--at", "0,0"], 1, "is not a single emoji"),
+            (["add-emoji", file, "😀", "--at", "0,0", "--size", "5000"], 1, "size 5000 is outside 1...1024"),
+            (["add-emoji", file, "😀", "--at", "zero"], 64, "The value 'zero' is invalid for '--at <x,y>'"),
+            (["add-emoji", file, "😀", "--at", "2000000,0"], 1, "outside the canvas"),
+            (["set-background", file, "javascript:alert(1)"], 1, "is not a background"),
+            (["set-background", file], 64, "Give exactly one of"),
+            (["set-background", file, "https://example.com/a.png", "--none"], 64, "Give exactly one of"),
+            (["set-background", file, "--image", file], 1, "is not a PNG, JPEG, GIF or WebP image"),
+        ]
+        for (arguments, exitCode, message) in cases {
+            let result = await emojiart(arguments)
+            #expect(result.exitCode == exitCode, "\(arguments): \(result.errors)")
+            #expect(result.errors.contains(message), "\(arguments): \(result.errors)")
+        }
+        #expect(try contents(file) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["2023-url.emojiart"])
+    }
+
+    @Test func setBackgroundAcceptsAURLAnImageOrNone() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = try copyFixture("2021-blank.emojiart", into: folder)
+        let image = folder.appendingPathComponent("tiny.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: image)
+
+        #expect(await emojiart("set-background", file, "--image", image.path).exitCode == 0)
+        var decoded = try EmojiArtFile.read(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(decoded.document.background == .image(data: try Data(contentsOf: image), mimeType: "image/png"))
+        #expect(try contents(file).contains(#""imageData":"iVBORw0KGgoBAgM=""#))
+
+        #expect(await emojiart("set-background", file, "https://example.com/cat.jpg").exitCode == 0)
+        decoded = try EmojiArtFile.read(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(decoded.document.background == .url(URL(string: "https://example.com/cat.jpg")!))
+
+        #expect(await emojiart("set-background", file, "--none").exitCode == 0)
+        #expect(try contents(file) == #"{"background":{},"emojis":[],"uniqueEmojiId":0}"#)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+                "2021-blank.emojiart", "tiny.png",
+            ])
+    }
+
+    @Test func aFolderThatCannotBeWrittenFailsCleanly() async throws {
+        let result = await emojiart("new", "/nonexistent-folder/x.emojiart")
+        #expect(result.exitCode == 1)
+        #expect(result.errors.contains("/nonexistent-folder/x.emojiart: could not be written"))
+    }
+}
+
+/// The same helper for argument lists built at run time.
+func emojiart(_ arguments: [String]) async -> CommandResult {
+    await runArguments(arguments)
+}

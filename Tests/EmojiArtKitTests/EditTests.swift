@@ -1,0 +1,206 @@
+import EmojiArtKit
+import Foundation
+import Testing
+
+@Suite("Edits apply whole or not at all, and undo exactly")
+struct EditTests {
+    /// Scripts "do, expect, undo, expect, redo, expect" for one edit.
+    func script(
+        _ edit: Edit, on start: EmojiArtDocument, actionName: String,
+        expect: (EmojiArtDocument) throws -> Void
+    ) throws {
+        var session = EditingSession(document: start)
+        try session.perform(edit)
+        try expect(session.document)
+        #expect(session.history.undoActionName == actionName)
+        let afterDo = session.document
+
+        #expect(try session.undo() != nil)
+        #expect(session.document.title == start.title)
+        #expect(session.document.background == start.background)
+        #expect(session.document.emojis == start.emojis)
+        #expect(session.history.redoActionName == actionName)
+        #expect(!session.history.canUndo)
+
+        #expect(try session.redo() != nil)
+        #expect(session.document.emojis == afterDo.emojis)
+        #expect(session.document.background == afterDo.background)
+        #expect(session.document.title == afterDo.title)
+        #expect(session.history.undoActionName == actionName)
+        #expect(!session.history.canRedo)
+    }
+
+    @Test func addEmoji() throws {
+        try script(
+            .addEmoji(text: "🚚", position: Point(x: 10, y: -20), size: 40), on: try makeDocument(emojiCount: 2),
+            actionName: "Add 🚚"
+        ) {
+            #expect($0.emojis.count == 3)
+            #expect($0.emojis.last == Emoji(id: 3, text: "🚚", position: Point(x: 10, y: -20), size: 40))
+            #expect($0.nextEmojiID == 4)
+        }
+    }
+
+    @Test func moveEmojis() throws {
+        let start = try makeDocument(emojiCount: 3)
+        try script(.moveEmojis(ids: [1, 3], offset: Point(x: 5, y: -7)), on: start, actionName: "Move") {
+            #expect(
+                $0.emojis[id: 1]?.position
+                    == Point(x: start.emojis[id: 1]!.position.x + 5, y: start.emojis[id: 1]!.position.y - 7))
+            #expect($0.emojis[id: 2] == start.emojis[id: 2])
+            #expect($0.emojis[id: 3]?.position.x == start.emojis[id: 3]!.position.x + 5)
+        }
+    }
+
+    @Test func resizeEmojisRoundsToWholePointsAndNeverBelowOne() throws {
+        let start = try EmojiArtDocument(emojis: [
+            Emoji(id: 1, text: "😀", position: .zero, size: 41),
+            Emoji(id: 2, text: "🚚", position: .zero, size: 1),
+            Emoji(id: 3, text: "🚚", position: .zero, size: 1000),
+        ])
+        try script(.resizeEmojis(ids: [1, 2], scale: 1.5), on: start, actionName: "Resize") {
+            #expect($0.emojis[id: 1]?.size == 62)  // 61.5 rounds to 62
+            #expect($0.emojis[id: 2]?.size == 2)  // 1.5 rounds to 2
+            #expect($0.emojis[id: 3]?.size == 1000)
+        }
+        try script(.resizeEmojis(ids: [1, 2], scale: 0.01), on: start, actionName: "Resize") {
+            #expect($0.emojis[id: 1]?.size == 1)
+            #expect($0.emojis[id: 2]?.size == 1)
+        }
+        try script(.resizeEmojis(ids: [3], scale: 4), on: start, actionName: "Resize") {
+            #expect($0.emojis[id: 3]?.size == 1024)
+        }
+    }
+
+    @Test func deleteEmojisRestoresDrawingOrderOnUndo() throws {
+        let start = try makeDocument(emojiCount: 5)
+        try script(.deleteEmojis(ids: [4, 2, 5]), on: start, actionName: "Delete") {
+            #expect($0.emojis.ids == [1, 3])
+        }
+    }
+
+    @Test func setBackground() throws {
+        let url = try #require(URL(string: "https://example.com/a.png"))
+        try script(.setBackground(.url(url)), on: try makeDocument(emojiCount: 1), actionName: "Set Background") {
+            #expect($0.background == .url(url))
+        }
+        var withURL = try makeDocument(emojiCount: 1)
+        try withURL.apply(.setBackground(.url(url)))
+        try script(
+            .setBackground(.image(data: pngBytes, mimeType: "image/png")), on: withURL, actionName: "Set Background"
+        ) {
+            #expect($0.background == .image(data: pngBytes, mimeType: "image/png"))
+        }
+        try script(.setBackground(.none), on: withURL, actionName: "Set Background") {
+            #expect($0.background == .none)
+        }
+    }
+
+    @Test func retitle() throws {
+        try script(.retitle("Beach Party 🏖"), on: try makeDocument(emojiCount: 1), actionName: "Rename") {
+            #expect($0.title == "Beach Party 🏖")
+        }
+    }
+
+    @Test func idsAreNeverReusedEvenAfterUndo() throws {
+        var session = EditingSession(document: try EmojiArtDocument())
+        try session.perform(.addEmoji(text: "😀", position: .zero, size: 40))
+        try session.undo()
+        try session.perform(.addEmoji(text: "🚚", position: .zero, size: 40))
+        #expect(session.document.emojis.ids == [2])
+    }
+
+    static let invalidEdits: [(Edit, EmojiArtError.Code)] = [
+        (.moveEmojis(ids: [99], offset: Point(x: 1, y: 1)), .unknownEmoji),
+        (.moveEmojis(ids: [], offset: Point(x: 1, y: 1)), .unknownEmoji),
+        (.moveEmojis(ids: [1, 1], offset: Point(x: 1, y: 1)), .outOfRange),
+        (.moveEmojis(ids: [1, 2], offset: Point(x: 2_000_000, y: 0)), .outOfRange),
+        (.moveEmojis(ids: [1], offset: Point(x: .max, y: 0)), .outOfRange),
+        (.resizeEmojis(ids: [1, 99], scale: 2), .unknownEmoji),
+        (.resizeEmojis(ids: [1], scale: .nan), .outOfRange),
+        (.resizeEmojis(ids: [1], scale: 0), .outOfRange),
+        (.resizeEmojis(ids: [1], scale: -2), .outOfRange),
+        (.setEmojiSizes([EmojiSize(id: 1, size: 0)]), .outOfRange),
+        (.setEmojiSizes([EmojiSize(id: 1, size: 20), EmojiSize(id: 2, size: 2000)]), .outOfRange),
+        (.deleteEmojis(ids: [1, 42]), .unknownEmoji),
+        (.addEmoji(text: "😀😀", position: .zero, size: 40), .invalidEmoji),
+        (.addEmoji(text: "😀", position: Point(x: 1_000_001, y: 0), size: 40), .outOfRange),
+        (.addEmoji(text: "😀", position: .zero, size: 0), .outOfRange),
+        (.addEmoji(text: "😀", position: .zero, size: 1025), .outOfRange),
+        (
+            .restoreEmojis([PlacedEmoji(index: 0, emoji: Emoji(id: 1, text: "😀", position: .zero, size: 40))]),
+            .outOfRange
+        ),
+        (
+            .restoreEmojis([PlacedEmoji(index: 99, emoji: Emoji(id: 50, text: "😀", position: .zero, size: 40))]),
+            .outOfRange
+        ),
+        (.retitle(""), .invalidText),
+        (.retitle(String(repeating: "x", count: 201)), .invalidText),
+        (.retitle("two\nlines"), .invalidText),
+        (.setBackground(.url(URL(string: "file:///etc/passwd")!)), .invalidBackground),
+        (.setBackground(.url(URL(string: "javascript:alert(1)")!)), .invalidBackground),
+        (.setBackground(.image(data: Data(), mimeType: "image/png")), .invalidBackground),
+        (.setBackground(.image(data: pngBytes, mimeType: "text/html")), .invalidBackground),
+    ]
+
+    @Test("invalid edits throw and change nothing", arguments: invalidEdits)
+    func invalidEditChangesNothing(edit: Edit, code: EmojiArtError.Code) throws {
+        var document = try makeDocument(emojiCount: 3)
+        try document.apply(.moveEmojis(ids: [2], offset: Point(x: 999_000 - document.emojis[id: 2]!.position.x, y: 0)))
+        let before = document
+        let error = #expect(throws: EmojiArtError.self) { try document.apply(edit) }
+        #expect(error?.code == code)
+        #expect(document == before)
+    }
+
+    @Test func aGroupThatFailsPartwayChangesNothing() throws {
+        var session = EditingSession(document: try makeDocument(emojiCount: 3))
+        let before = session.document
+        #expect(throws: EmojiArtError.self) {
+            try session.perform([
+                .moveEmojis(ids: [1], offset: Point(x: 5, y: 5)),
+                .deleteEmojis(ids: [2]),
+                .moveEmojis(ids: [2], offset: Point(x: 5, y: 5)),
+            ])
+        }
+        #expect(session.document == before)
+        #expect(!session.history.canUndo)
+    }
+
+    @Test func aDocumentHoldsAtMost100000Emojis() throws {
+        var document = try makeDocument(emojiCount: DocumentLimits.maximumEmojiCount)
+        let error = #expect(throws: EmojiArtError.self) {
+            try document.apply(.addEmoji(text: "😀", position: .zero, size: 40))
+        }
+        #expect(error?.code == .tooLarge)
+        // Lookups and moves stay O(1) at the limit.
+        try document.apply(.moveEmojis(ids: [50_000], offset: Point(x: 1, y: 1)))
+    }
+
+    @Test func editsRoundTripThroughJSON() throws {
+        let edits: [Edit] = [
+            .setBackground(.none),
+            .setBackground(.url(URL(string: "https://example.com/x.png")!)),
+            .setBackground(.image(data: pngBytes, mimeType: "image/png")),
+            .addEmoji(text: "🚚", position: Point(x: 1, y: -2), size: 40),
+            .moveEmojis(ids: [1, 2], offset: Point(x: 3, y: 4)),
+            .resizeEmojis(ids: [1], scale: 1.25),
+            .setEmojiSizes([EmojiSize(id: 1, size: 12)]),
+            .deleteEmojis(ids: [3]),
+            .restoreEmojis([PlacedEmoji(index: 0, emoji: Emoji(id: 3, text: "😀", position: .zero, size: 9))]),
+            .retitle("<b>Title</b>"),
+        ]
+        for edit in edits {
+            let data = try JSONEncoder().encode(edit)
+            #expect(try JSONDecoder().decode(Edit.self, from: data) == edit, "\(String(decoding: data, as: UTF8.self))")
+        }
+        let wire = #"{"type":"moveEmojis","ids":[4],"offset":{"x":-3,"y":2}}"#
+        #expect(
+            try JSONDecoder().decode(Edit.self, from: Data(wire.utf8))
+                == .moveEmojis(ids: [4], offset: Point(x: -3, y: 2)))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Edit.self, from: Data(#"{"type":"explode"}"#.utf8))
+        }
+    }
+}
