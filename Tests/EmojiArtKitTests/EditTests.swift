@@ -102,6 +102,30 @@ struct EditTests {
         }
     }
 
+    @Test func setEmojiSizes() throws {
+        let start = try makeDocument(emojiCount: 3)
+        try script(
+            .setEmojiSizes([EmojiSize(id: 3, size: 1), EmojiSize(id: 1, size: 1024)]), on: start, actionName: "Resize"
+        ) {
+            #expect($0.emojis[id: 1]?.size == 1024)
+            #expect($0.emojis[id: 2] == start.emojis[id: 2])
+            #expect($0.emojis[id: 3]?.size == 1)
+        }
+    }
+
+    @Test func restoreEmojisPutsThemAtTheirIndexes() throws {
+        let start = try makeDocument(emojiCount: 3)
+        let first = Emoji(id: 10, text: "🐶", position: Point(x: 1, y: 2), size: 30)
+        let middle = Emoji(id: 11, text: "🐱", position: Point(x: 3, y: 4), size: 31)
+        try script(
+            .restoreEmojis([PlacedEmoji(index: 0, emoji: first), PlacedEmoji(index: 2, emoji: middle)]), on: start,
+            actionName: "Add Emojis"
+        ) {
+            #expect($0.emojis.ids == [10, 1, 11, 2, 3])
+            #expect($0.nextEmojiID == 12)
+        }
+    }
+
     @Test func idsAreNeverReusedEvenAfterUndo() throws {
         var session = EditingSession(document: try EmojiArtDocument())
         try session.perform(.addEmoji(text: "😀", position: .zero, size: 40))

@@ -146,6 +146,43 @@ struct FileFormatTests {
         #expect(decoded.document == expected, "\(name)")
     }
 
+    /// Every spelling read, written in every format, and read again gives the same document.
+    @Test(
+        "every spelling round trips through every format",
+        arguments: equivalentInputs.map(\.1), DocumentFormat.allCases)
+    func crossFormatRoundTrip(json: String, target: DocumentFormat) throws {
+        let original = try EmojiArtFile.read(Array(json.utf8)).document
+        let written = EmojiArtFile.write(original, as: target)
+        let reread = try EmojiArtFile.read(written.bytes)
+        #expect(reread.format == target)
+        #expect(reread.document == original)
+        // Writing is deterministic: the same document always gives the same bytes.
+        #expect(EmojiArtFile.write(reread.document, as: target).bytes == written.bytes)
+    }
+
+    static let titledInputs: [(String, String)] = [
+        (
+            #"{"format":"emojiart","formatVersion":1,"title":"Fête de l’été 🎉","emojis":[],"uniqueEmojiId":0}"#,
+            "Fête de l’été 🎉"
+        ),
+        (
+            #"{"format":"emojiart","formatVersion":1,"title":"F\u00eate \ud83c\udf89","emojis":[],"uniqueEmojiId":0}"#,
+            "Fête 🎉"
+        ),
+        (#"{"format":"emojiart","formatVersion":1,"title":"日本語のタイトル","emojis":[],"uniqueEmojiId":0}"#, "日本語のタイトル"),
+        (
+            #"{"format":"emojiart","formatVersion":1,"title":"<img src=x onerror=alert(1)> \"quoted\" \\ back","emojis":[],"uniqueEmojiId":0}"#,
+            #"<img src=x onerror=alert(1)> "quoted" \ back"#
+        ),
+    ]
+
+    @Test("non-ASCII and hostile titles round trip", arguments: titledInputs)
+    func titles(json: String, title: String) throws {
+        let decoded = try EmojiArtFile.read(Array(json.utf8))
+        #expect(decoded.document.title == title)
+        #expect(try EmojiArtFile.read(EmojiArtFile.write(decoded.document, as: .native).bytes).document.title == title)
+    }
+
     static let noBackgroundInputs: [String] = [
         #"{"emojis":[],"uniqueEmojiId":0}"#,
         #"{"background":null,"emojis":[],"uniqueEmojiId":0}"#,
