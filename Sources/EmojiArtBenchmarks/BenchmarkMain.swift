@@ -81,23 +81,6 @@ func format(_ value: Double, _ digits: Int = 2) -> String {
     String(format: "%.\(digits)f", value)
 }
 
-/// A seeded generator so every run measures the same document and edits.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A document of `count` emojis of varied kinds, spread over the canvas, with a URL background.
 func generatedDocument(count: Int) throws -> EmojiArtDocument {
     var random = SplitMix64(seed: 2026)

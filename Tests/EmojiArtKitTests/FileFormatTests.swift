@@ -342,7 +342,7 @@ struct FileFormatTests {
     }
 
     @Test func tenMegabytesOfGarbageIsRefusedQuickly() throws {
-        var random = SeededGenerator(seed: 7)
+        var random = SplitMix64(seed: 7)
         let garbage = (0..<10_000_000).map { _ in UInt8.random(in: 0...255, using: &random) }
         let error = #expect(throws: EmojiArtError.self) { try EmojiArtFile.read(garbage) }
         #expect(error?.code == .malformedJSON)

@@ -6,7 +6,7 @@ import Testing
 struct RandomizedHistoryTests {
     @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func randomEditsUndoAllAndRedoAll(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let original = try makeDocument(emojiCount: 40)
         var session = EditingSession(document: original, undoLimit: 10_000)
         var rejected = 0
@@ -39,7 +39,7 @@ struct RandomizedHistoryTests {
         #expect(session.document == final, "seed \(seed)")
     }
 
-    func randomEdit(in document: EmojiArtDocument, using random: inout SeededGenerator) -> Edit {
+    func randomEdit(in document: EmojiArtDocument, using random: inout SplitMix64) -> Edit {
         let ids = document.emojis.ids
         func someIDs() -> [Int] {
             // Sometimes an unknown or repeated id, to make invalid edits.

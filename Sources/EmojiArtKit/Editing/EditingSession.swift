@@ -42,16 +42,7 @@ public struct EditingSession: Sendable {
     /// - Returns: the edits that were applied to the document, or nil if there was nothing to undo.
     @discardableResult
     public mutating func undo() throws -> [Edit]? {
-        guard let step = history.popUndo() else { return nil }
-        do {
-            let applied = step.edits.inOrder
-            let forward = try EditingSession.applyAtomically(applied, to: &document)
-            history.pushRedo(step.with(edits: forward.reversed()))
-            return applied
-        } catch {
-            history.pushUndo(step)
-            throw error
-        }
+        try replay(.undo)
     }
 
     /// Re-applies the last undone step.
@@ -59,14 +50,20 @@ public struct EditingSession: Sendable {
     /// - Returns: the edits that were applied to the document, or nil if there was nothing to redo.
     @discardableResult
     public mutating func redo() throws -> [Edit]? {
-        guard let step = history.popRedo() else { return nil }
+        try replay(.redo)
+    }
+
+    /// Applies the top step of one stack and moves it, now holding the edits that reverse what
+    /// was just applied, to the other stack. On failure the step stays where it was.
+    private mutating func replay(_ direction: UndoHistory.Direction) throws -> [Edit]? {
+        guard let step = history.pop(direction) else { return nil }
+        let applied = step.edits.inOrder
         do {
-            let applied = step.edits.inOrder
-            let inverses = try EditingSession.applyAtomically(applied, to: &document)
-            history.pushUndo(step.with(edits: inverses.reversed()))
+            let reversing = try EditingSession.applyAtomically(applied, to: &document)
+            history.push(step.with(edits: reversing.reversed()), onto: direction.opposite)
             return applied
         } catch {
-            history.pushRedo(step)
+            history.push(step, onto: direction)
             throw error
         }
     }

@@ -61,11 +61,28 @@ public struct UndoHistory: Sendable {
         pushUndo(Step(actionName: actionName, gesture: gesture, edits: edits))
     }
 
-    mutating func popUndo() -> Step? { canUndo ? undoStorage.popLast() : nil }
-    mutating func popRedo() -> Step? { redoSteps.popLast() }
-    mutating func pushRedo(_ step: Step) { redoSteps.append(step) }
+    /// Which stack a step comes from or goes to.
+    enum Direction {
+        case undo, redo
 
-    mutating func pushUndo(_ step: Step) {
+        var opposite: Direction { self == .undo ? .redo : .undo }
+    }
+
+    mutating func pop(_ direction: Direction) -> Step? {
+        switch direction {
+        case .undo: canUndo ? undoStorage.popLast() : nil
+        case .redo: redoSteps.popLast()
+        }
+    }
+
+    mutating func push(_ step: Step, onto direction: Direction) {
+        switch direction {
+        case .undo: pushUndo(step)
+        case .redo: redoSteps.append(step)
+        }
+    }
+
+    private mutating func pushUndo(_ step: Step) {
         undoStorage.append(step)
         if undoStorage.count - oldestStep > limit {
             oldestStep += 1
