@@ -10,16 +10,39 @@ let package = Package(
         .library(name: "EmojiArtKit", targets: ["EmojiArtKit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The pure core: model, edits, undo, file formats, palettes. Foundation at most.
         .target(name: "EmojiArtKit"),
+        // Persistence: the DocumentStore protocol, an in-memory store for tests, SQLite through GRDB.
+        .target(
+            name: "EmojiArtStore",
+            dependencies: ["EmojiArtKit", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Live documents: one actor per open document, the library that loads and unloads them.
+        .target(
+            name: "EmojiArtLive",
+            dependencies: ["EmojiArtKit", "EmojiArtStore", .product(name: "Logging", package: "swift-log")]
+        ),
+        // HTTP: the REST API and the web editor's files, as a Hummingbird application.
+        .target(
+            name: "EmojiArtServer",
+            dependencies: [
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Public")]
+        ),
         // The command-line interface, as a library so tests can drive it in process.
         .target(
             name: "EmojiArtCLI",
             dependencies: [
-                "EmojiArtKit",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -30,6 +53,12 @@ let package = Package(
         // The allocator's byte count, for the benchmark's memory figures.
         .target(name: "CAllocationStats"),
         .testTarget(name: "EmojiArtKitTests", dependencies: ["EmojiArtKit"]),
+        .testTarget(name: "EmojiArtStoreTests", dependencies: ["EmojiArtStore"]),
+        .testTarget(name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive"]),
+        .testTarget(
+            name: "EmojiArtServerTests",
+            dependencies: ["EmojiArtServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
         .testTarget(
             name: "EmojiArtCLITests",
             dependencies: ["EmojiArtCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -14,19 +14,30 @@ enum DocumentFile {
     /// Reads and decodes a document; the title defaults to the file's name.
     static func read(_ path: String) throws -> DecodedDocument {
         let bytes = try readBytes(path, limit: DocumentLimits.maximumFileBytes)
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let title =
-            name.isEmpty ? EmojiArtDocument.defaultTitle : String(name.prefix(DocumentLimits.maximumTitleLength))
         do {
-            return try EmojiArtFile.read(bytes, defaultTitle: title)
+            return try EmojiArtFile.read(bytes, defaultTitle: title(forFileAt: path))
         } catch let error as EmojiArtError {
             throw FileError(path: path, reason: error.description)
         }
     }
 
+    /// A valid title made from a file's name: "party" for `party.emojiart`, without control
+    /// characters, or "Untitled" if nothing usable is left.
+    static func title(forFileAt path: String) -> String {
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let scalars = name.unicodeScalars.filter { $0.properties.generalCategory != .control }
+        let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+        guard !cleaned.isEmpty else { return EmojiArtDocument.defaultTitle }
+        return String(cleaned.prefix(DocumentLimits.maximumTitleLength))
+    }
+
     /// Encodes and writes a document atomically, printing what the format could not hold.
-    static func write(_ document: EmojiArtDocument, to path: String, as format: DocumentFormat) throws {
-        let encoded = EmojiArtFile.write(document, as: format)
+    ///
+    /// - Parameter implicitTitle: a title taken from a file name, which needs no saving.
+    static func write(
+        _ document: EmojiArtDocument, to path: String, as format: DocumentFormat, implicitTitle: String? = nil
+    ) throws {
+        let encoded = EmojiArtFile.write(document, as: format, implicitTitle: implicitTitle)
         for note in encoded.notes { warn("note: \(note)") }
         try writeAtomically(Data(encoded.bytes), to: path)
     }
@@ -50,9 +61,11 @@ enum DocumentFile {
     }
 
     /// Writes to a temporary file beside the destination, flushes it, then renames it over the
-    /// destination: a reader sees the old file or the new one, never half of one.
+    /// destination: a reader sees the old file or the new one, never half of one. Writing through
+    /// a symbolic link replaces the file it points at, and an existing file keeps its permissions.
     static func writeAtomically(_ data: Data, to path: String) throws {
-        let destination = URL(fileURLWithPath: path)
+        let destination = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let permissions = (try? FileManager.default.attributesOfItem(atPath: destination.path))?[.posixPermissions]
         let temporary = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
         do {
@@ -63,6 +76,9 @@ enum DocumentFile {
             defer { try? handle.close() }
             try handle.write(contentsOf: data)
             try handle.synchronize()
+            if let permissions {
+                try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
+            }
             guard rename(temporary.path, destination.path) == 0 else {
                 throw FileError(path: path, reason: "could not be replaced (\(String(cString: strerror(errno)))).")
             }

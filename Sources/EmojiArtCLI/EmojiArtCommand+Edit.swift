@@ -75,8 +75,18 @@ extension EmojiArtCommand {
 }
 
 /// Reads a document, applies a change, and writes it back in the format it was read in.
+///
+/// Refuses files whose reading dropped something (say, an unusable background): writing them
+/// back would lose it silently. `emojiart convert` writes such files knowingly.
 private func change(_ file: String, _ body: (inout EmojiArtDocument) throws -> String) throws {
     let decoded = try DocumentFile.read(file)
+    if let note = decoded.notes.first {
+        throw FileError(
+            path: file,
+            reason:
+                "not changed, because saving it would drop data this version can't keep: \(note) Use `emojiart convert` to write a copy without it."
+        )
+    }
     var document = decoded.document
     let message: String
     do {
@@ -84,6 +94,6 @@ private func change(_ file: String, _ body: (inout EmojiArtDocument) throws -> S
     } catch let error as EmojiArtError {
         throw FileError(path: file, reason: error.description)
     }
-    try DocumentFile.write(document, to: file, as: decoded.format)
+    try DocumentFile.write(document, to: file, as: decoded.format, implicitTitle: DocumentFile.title(forFileAt: file))
     say(message)
 }

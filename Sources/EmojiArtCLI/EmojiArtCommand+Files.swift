@@ -32,10 +32,7 @@ extension EmojiArtCommand {
             guard force || !FileManager.default.fileExists(atPath: file) else {
                 throw FileError(path: file, reason: "already exists; use --force to replace it.")
             }
-            let name = String(
-                URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-                    .prefix(DocumentLimits.maximumTitleLength))
-            let document = try EmojiArtDocument(title: title ?? (name.isEmpty ? EmojiArtDocument.defaultTitle : name))
+            let document = try EmojiArtDocument(title: title ?? DocumentFile.title(forFileAt: file))
             try DocumentFile.write(document, to: file, as: format)
             say("Created \(file) (\(format.displayName)), titled \"\(document.title)\".")
         }
@@ -60,7 +57,8 @@ extension EmojiArtCommand {
         func run() throws {
             let decoded = try DocumentFile.read(input)
             for note in decoded.notes { warn("note: \(note)") }
-            try DocumentFile.write(decoded.document, to: output, as: to)
+            try DocumentFile.write(
+                decoded.document, to: output, as: to, implicitTitle: DocumentFile.title(forFileAt: input))
             say("Converted \(input) (\(decoded.format.displayName)) to \(output) (\(to.displayName)).")
         }
     }

@@ -165,6 +165,45 @@ struct CLITests {
             ])
     }
 
+    @Test func editsRefuseFilesWhoseReadingDroppedData() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("ipad.emojiart").path
+        let original = #"{"background":{"theURL":"file:///private/var/mobile/x.jpg"},"emojis":[],"uniqueEmojiId":0}"#
+        try original.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = await emojiart("add-emoji", file, "😀", "--at", "0,0")
+        #expect(result.exitCode == 1)
+        #expect(result.errors.contains("not changed, because saving it would drop data"))
+        #expect(try contents(file) == original)
+        let validated = await emojiart("validate", file)
+        #expect(
+            validated.output.contains("note: The background \"file:///private/var/mobile/x.jpg\" is not an http(s) URL")
+        )
+    }
+
+    @Test func editingKeepsSymlinksAndPermissions() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = try copyFixture("2021-url.emojiart", into: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file)
+        let link = folder.appendingPathComponent("link.emojiart").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        let result = await emojiart("add-emoji", link, "🚀", "--at", "1,2")
+        #expect(result.exitCode == 0, "\(result.errors)")
+        #expect(result.errors.isEmpty, "no note about a title that came from the file name")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == file)
+        #expect(try contents(file).contains("🚀"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect((attributes[.posixPermissions] as? Int) == 0o640)
+    }
+
+    @Test func fileNamesWithControlCharactersStillGiveATitle() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("tab\there.emojiart").path
+        try #"{"emojis":[],"uniqueEmojiId":0}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = await emojiart("info", file)
+        #expect(result.exitCode == 0, "\(result.errors)")
+        #expect(result.output.contains("Title:       tabhere"))
+    }
+
     @Test func aFolderThatCannotBeWrittenFailsCleanly() async throws {
         let result = await emojiart("new", "/nonexistent-folder/x.emojiart")
         #expect(result.exitCode == 1)

@@ -140,6 +140,8 @@ struct EditTests {
         (.moveEmojis(ids: [1, 1], offset: Point(x: 1, y: 1)), .outOfRange),
         (.moveEmojis(ids: [1, 2], offset: Point(x: 2_000_000, y: 0)), .outOfRange),
         (.moveEmojis(ids: [1], offset: Point(x: .max, y: 0)), .outOfRange),
+        (.moveEmojis(ids: [1], offset: Point(x: .min, y: 0)), .outOfRange),
+        (.moveEmojis(ids: [1], offset: Point(x: 0, y: .min)), .outOfRange),
         (.resizeEmojis(ids: [1, 99], scale: 2), .unknownEmoji),
         (.resizeEmojis(ids: [1], scale: .nan), .outOfRange),
         (.resizeEmojis(ids: [1], scale: 0), .outOfRange),

@@ -59,6 +59,7 @@ struct EmojiTextTests {
         ("a\u{FE0F}", "a letter with VS16"),
         ("👍🏽🏽", "two skin tones"),
         ("\u{E0067}", "a bare tag character"),
+        ("🏽", "a bare skin tone, which fuses with the emoji before it"),
         (String(repeating: "👨‍", count: 12) + "👨", "an overlong ZWJ chain"),
     ]
 

@@ -203,6 +203,41 @@ struct FileFormatTests {
         #expect(decoded.notes.count == 1)
     }
 
+    @Test func theLargestIdRoundTrips() throws {
+        let largest = DocumentLimits.idRange.upperBound
+        let json = #"{"emojis":[{"string":"😀","position":{"x":0,"y":0},"size":40,"id":\#(largest)}],"uniqueEmojiId":0}"#
+        var document = try EmojiArtFile.read(Array(json.utf8)).document
+        #expect(document.nextEmojiID == largest + 1)
+        let reread = try EmojiArtFile.read(EmojiArtFile.write(document, as: .native).bytes).document
+        #expect(reread == document)
+        let error = #expect(throws: EmojiArtError.self) {
+            try document.apply(.addEmoji(text: "🚚", position: .zero, size: 40))
+        }
+        #expect(error?.code == .outOfRange)
+    }
+
+    @Test func imagesThe2021FormatCannotHoldAreNoted() throws {
+        var document = try EmojiArtDocument()
+        let svg = Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8)
+        try document.apply(.setBackground(.image(data: svg, mimeType: "image/svg+xml")))
+        let encoded = EmojiArtFile.write(document, as: .cs193p2021)
+        #expect(
+            encoded.notes == [
+                "The CS193P 2021 format only holds PNG, JPEG, GIF or WebP image data; the image/svg+xml background is not saved."
+            ])
+        #expect(try EmojiArtFile.read(encoded.bytes).document.background == .none)
+        #expect(EmojiArtFile.write(document, as: .native).notes.isEmpty)
+    }
+
+    @Test func percentEncodedBinaryDataURLsDecodeToBytes() throws {
+        let background = try Background(parsing: "data:image/png,%89PNG%0D%0A%1A%0A%00%FF")
+        #expect(
+            background
+                == .image(
+                    data: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF]), mimeType: "image/png"))
+        #expect(throws: EmojiArtError.self) { try Background(parsing: "data:image/png,%8") }
+    }
+
     @Test func aNewerNativeVersionIsRefused() throws {
         let json = #"{"format":"emojiart","formatVersion":2,"title":"From the future","emojis":[],"uniqueEmojiId":0}"#
         let error = #expect(throws: EmojiArtError.self) { try EmojiArtFile.read(Array(json.utf8)) }
@@ -253,6 +288,13 @@ struct FileFormatTests {
             Array(
                 #"{"background":{},"emojis":[{"text":"😀","x":-5000000,"y":0,"size":40,"id":1}],"uniqueEmojiId":1}"#.utf8
             ), .outOfRange, "emojis[0]"
+        ),
+        (
+            "2021 y that cannot be negated",
+            Array(
+                #"{"background":{},"emojis":[{"text":"😀","x":0,"y":-9223372036854775808,"size":40,"id":1}],"uniqueEmojiId":1}"#
+                    .utf8),
+            .outOfRange, "emojis[0]"
         ),
         (
             "size zero",

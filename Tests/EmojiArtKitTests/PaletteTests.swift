@@ -30,6 +30,24 @@ struct PaletteTests {
         #expect(palette.emojis == "😀🚗")
     }
 
+    @Test func addedTextNeverFusesWithExistingEmojis() {
+        var flags = Palette(name: "Flags", emojis: "🇷🇺🇺🇸")
+        flags.addEmojis("🇫")
+        #expect(Array(flags.emojis) == ["🇷🇺", "🇺🇸"])
+        var food = Palette(name: "Food", emojis: "🔥🍕")
+        food.addEmojis("😀\u{200D}")
+        #expect(Array(food.emojis) == ["🔥", "🍕"])
+        var hands = Palette(name: "Hands", emojis: "🏽🍕")
+        #expect(hands.emojis == "🍕")
+        hands.addEmojis("👍")
+        #expect(Array(hands.emojis) == ["👍", "🍕"])
+    }
+
+    @Test func decodingAPaletteAppliesTheSameRules() throws {
+        let json = #"{"id":"00000000-0000-0000-0000-000000000001","name":"X","emojis":"a😀😀b"}"#
+        #expect(try JSONDecoder().decode(Palette.self, from: Data(json.utf8)).emojis == "😀")
+    }
+
     @Test func theLastPaletteCanNeverBeDeleted() throws {
         var list = PaletteList()
         for palette in list.palettes.dropLast() {
@@ -53,6 +71,8 @@ struct PaletteTests {
         #expect(list.palette(19, from: ids[0]).name == "Sports")
         #expect(list.palette(1, from: UUID()).name == "Vehicles")
         #expect(list.palette(0, from: nil).name == "Vehicles")
+        #expect(list.palette(.max, from: ids[0]).name == list.palette(Int.max % 9, from: ids[0]).name)
+        #expect(list.palette(.min, from: ids[0]).name == list.palette(Int.min % 9, from: ids[0]).name)
     }
 
     @Test func insertRenameMoveAndEdit() throws {

@@ -51,6 +51,17 @@ struct UndoHistoryTests {
         #expect(!session.history.canRedo)
     }
 
+    @Test func undoEndsTheGestureOfTheStepBelow() throws {
+        var session = EditingSession(document: try EmojiArtDocument())
+        try session.perform(.addEmoji(text: "😀", position: .zero, size: 40))
+        try session.perform(.moveEmojis(ids: [1], offset: Point(x: 10, y: 0)), gesture: "g")
+        try session.perform(.addEmoji(text: "🚚", position: .zero, size: 40))
+        try session.undo()
+        try session.perform(.moveEmojis(ids: [1], offset: Point(x: 5, y: 0)), gesture: "g")
+        try session.undo()
+        #expect(session.document.emojis[id: 1]?.position == Point(x: 10, y: 0))
+    }
+
     @Test func aGroupOfDifferentEditsIsOneStepNamedAfterTheFirst() throws {
         let start = try makeDocument(emojiCount: 2)
         var session = EditingSession(document: start)

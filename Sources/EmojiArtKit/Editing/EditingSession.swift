@@ -61,6 +61,8 @@ public struct EditingSession: Sendable {
         do {
             let reversing = try EditingSession.applyAtomically(applied, to: &document)
             history.push(step.with(edits: reversing.reversed()), onto: direction.opposite)
+            // An undo or redo ends any gesture: a later edit with the same key is a new step.
+            history.endGesture()
             return applied
         } catch {
             history.push(step, onto: direction)

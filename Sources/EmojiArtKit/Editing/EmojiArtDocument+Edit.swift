@@ -35,7 +35,7 @@ extension EmojiArtDocument {
             // Offsets beyond twice the canvas can't land anywhere valid; checking them first
             // also keeps the additions below from overflowing.
             let span = 2 * DocumentLimits.coordinateRange.upperBound
-            guard abs(offset.x) <= span, abs(offset.y) <= span else {
+            guard (-span...span).contains(offset.x), (-span...span).contains(offset.y) else {
                 throw EmojiArtError(.outOfRange, "offset \(offset) is larger than the canvas.", path: "offset")
             }
             let range = DocumentLimits.coordinateRange

@@ -61,6 +61,12 @@ public struct UndoHistory: Sendable {
         pushUndo(Step(actionName: actionName, gesture: gesture, edits: edits))
     }
 
+    /// Stops the newest undo step from absorbing later edits of its gesture.
+    mutating func endGesture() {
+        guard canUndo else { return }
+        undoStorage[undoStorage.count - 1].gesture = nil
+    }
+
     /// Which stack a step comes from or goes to.
     enum Direction {
         case undo, redo

@@ -34,7 +34,7 @@ public struct DataURL: Equatable, Sendable {
         if isBase64 {
             decoded = Base64.decode(String(payload))
         } else {
-            decoded = payload.removingPercentEncoding.map { Data($0.utf8) }
+            decoded = DataURL.percentDecoded(payload)
         }
         guard let decoded else {
             throw EmojiArtError(
@@ -48,6 +48,33 @@ public struct DataURL: Equatable, Sendable {
     /// `data:<mime>;base64,<bytes>`
     public var absoluteString: String {
         "data:\(mimeType);base64,\(data.base64EncodedString())"
+    }
+
+    /// Percent-decodes to bytes (not text: the payload may be binary), or nil if malformed.
+    static func percentDecoded(_ text: Substring) -> Data? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return Data(bytes)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// `image/<token>`, lower case, no parameters.

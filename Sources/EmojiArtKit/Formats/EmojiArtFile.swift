@@ -59,7 +59,12 @@ public enum EmojiArtFile {
     }
 
     /// Writes a document in a format.
-    public static func write(_ document: EmojiArtDocument, as format: DocumentFormat) -> EncodedDocument {
+    ///
+    /// - Parameter implicitTitle: a title that needs no saving because it came from outside the
+    ///   file (the CLI passes the file's name), so formats without titles don't note its loss.
+    public static func write(
+        _ document: EmojiArtDocument, as format: DocumentFormat, implicitTitle: String? = nil
+    ) -> EncodedDocument {
         var writer = JSONWriter(reservingCapacity: 64 + document.emojis.count * 72)
         var notes: [String] = []
         writer.raw("{")
@@ -73,7 +78,7 @@ public enum EmojiArtFile {
             writer.key("title")
             writer.string(document.title)
             writer.raw(",")
-        } else if document.title != EmojiArtDocument.defaultTitle {
+        } else if document.title != EmojiArtDocument.defaultTitle, document.title != implicitTitle {
             notes.append("The \(format.displayName) format has no title; \"\(document.title)\" is not saved.")
         }
         switch (format, document.background) {
@@ -86,6 +91,13 @@ public enum EmojiArtFile {
             writer.key("theURL")
             writer.string(url.absoluteString)
             writer.raw("},")
+        case (.cs193p2021, .image(_, let mimeType))
+        where ImageSignature.mimeType(of: document.backgroundImageData) == nil:
+            notes.append(
+                "The CS193P 2021 format only holds PNG, JPEG, GIF or WebP image data; the \(mimeType) background is not saved."
+            )
+            writer.key("background")
+            writer.raw("{},")
         case (.cs193p2021, .image(let data, _)):
             writer.key("background")
             writer.raw("{")
@@ -193,7 +205,11 @@ private struct Reader {
             return Emoji(
                 id: try field.required("id").integer(),
                 text: try field.required("text").string(),
-                position: Point(x: try field.required("x").integer(), y: -(try field.required("y").integer())),
+                // y points down in this format. Int.min has no negation; any value that large is
+                // out of range anyway, and the document's validation says so.
+                position: Point(
+                    x: try field.required("x").integer(),
+                    y: try field.required("y").integer().negatedClampingOverflow),
                 size: try field.required("size").integer())
         }
         let position = try field.required("position").resolved()
@@ -228,7 +244,7 @@ private struct Reader {
         if let url = try field.optional("theURL"), case .string(let text) = url.value {
             do {
                 return .url(try Background.validatedWebURL(text, path: url.path))
-            } catch let error as EmojiArtError where error.code == .invalidBackground {
+            } catch let error as EmojiArtError where error.code == .invalidBackground || error.code == .tooLarge {
                 notes.append(
                     "The background \"\(text.prefix(100))\" is not an http(s) URL; opened without a background.")
                 return .none
@@ -248,5 +264,17 @@ private struct Reader {
         }
         _ = try field.members()
         return .none
+    }
+}
+
+extension Int {
+    /// −self, or `Int.max` for `Int.min` (whose negation does not fit).
+    fileprivate var negatedClampingOverflow: Int { self == .min ? .max : -self }
+}
+
+extension EmojiArtDocument {
+    fileprivate var backgroundImageData: Data {
+        if case .image(let data, _) = background { return data }
+        return Data()
     }
 }

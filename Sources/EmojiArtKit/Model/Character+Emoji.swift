@@ -54,6 +54,8 @@ enum EmojiGrammar {
         let rest = scalars.dropFirst()
         switch rest.count {
         case 0:
+            // A bare skin tone combines with whatever emoji precedes it, so it is no emoji alone.
+            if base.properties.isEmojiModifier { return false }
             // Text-default emoji below U+238D (©, ™, ‼, ↔) need VS16 on their own;
             // inside a ZWJ sequence the sequence itself makes them emoji.
             return !standalone || base.properties.isEmojiPresentation || base.value >= 0x238D

@@ -78,7 +78,8 @@ public struct EmojiArtDocument: Equatable, Sendable {
             }
             collection.append(emoji)
         }
-        guard DocumentLimits.idRange.contains(nextEmojiID) else {
+        // The counter may sit one past the last id: every id has then been handed out.
+        guard (DocumentLimits.idRange.lowerBound...DocumentLimits.idRange.upperBound + 1).contains(nextEmojiID) else {
             throw EmojiArtError(
                 .outOfRange, "the emoji id counter \(nextEmojiID) is outside \(DocumentLimits.idRange).",
                 path: EmojiArtDocument.join(path, "uniqueEmojiId"))

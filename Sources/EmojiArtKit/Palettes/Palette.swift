@@ -15,10 +15,22 @@ public struct Palette: Hashable, Sendable, Codable, Identifiable {
         self.emojis = emojis.uniqueEmojis
     }
 
+    private enum CodingKeys: String, CodingKey { case id, name, emojis }
+
+    /// Decoding keeps only emoji characters, each once, as ``init(id:name:emojis:)`` does.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(UUID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+            emojis: try container.decode(String.self, forKey: .emojis))
+    }
+
     /// Adds emojis typed or pasted by the user: only emoji characters are kept, duplicates are
     /// dropped, and the new ones go first (as in the original palette editor).
     public mutating func addEmojis(_ text: String) {
-        emojis = (text + emojis).uniqueEmojis
+        // Filter the new text on its own first: joined to the old emojis before splitting, a
+        // stray joiner or half a flag could fuse with an existing emoji.
+        emojis = (text.uniqueEmojis + emojis).uniqueEmojis
     }
 
     /// Removes one emoji, if present.

@@ -34,7 +34,7 @@ public struct PaletteList: Equatable, Sendable {
     public func palette(_ offset: Int, from id: UUID?) -> Palette {
         guard let id, let index = index(of: id) else { return palettes[0] }
         let count = palettes.count
-        return palettes[((index + offset) % count + count) % count]
+        return palettes[((index + offset % count) % count + count) % count]
     }
 
     /// Inserts a palette at `index` (clamped), e.g. a new palette right after the current one.

@@ -1,0 +1,169 @@
+import EmojiArtKit
+import EmojiArtStore
+import Foundation
+import Logging
+
+/// All documents: opens each at most once as a ``LiveDocument``, creates, imports, duplicates
+/// and deletes them, and on a schedule compacts and unloads the idle ones.
+public actor DocumentLibrary {
+    /// Tunables, with the defaults the server uses.
+    public struct Settings: Sendable {
+        /// How many undo steps each open document keeps.
+        public var undoLimit = 1000
+        /// Snapshot a document this long after its last change (the original app's autosave delay).
+        public var compactionDelay: TimeInterval = 5
+        /// …or as soon as its log has this many entries.
+        public var maximumLogLength = 1000
+        /// Unload a settled document after this long without a request.
+        public var idleTimeout: TimeInterval = 600
+
+        public init() {}
+    }
+
+    public nonisolated let store: any DocumentStore
+    private let settings: Settings
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+
+    private var open: [UUID: LiveDocument] = [:]
+    private var lastUsed: [UUID: Date] = [:]
+    private var loading: [UUID: Task<LiveDocument?, any Error>] = [:]
+
+    public init(
+        store: any DocumentStore, settings: Settings = Settings(), logger: Logger = Logger(label: "emojiart.library"),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.store = store
+        self.settings = settings
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Every document's summary, most recently changed first.
+    public func list() async throws -> [DocumentSummary] {
+        try await store.listDocuments()
+    }
+
+    /// Runs `body` on the open document, opening it if needed and retrying once on a fresh copy
+    /// if the one it got was unloaded or failed meanwhile. Nil if there is no such document.
+    public func withDocument<T: Sendable>(
+        _ id: UUID, _ body: @Sendable (LiveDocument) async throws -> T
+    ) async throws -> T? {
+        for attempt in 0..<2 {
+            guard let document = try await document(id) else { return nil }
+            do {
+                return try await body(document)
+            } catch let error as LiveDocumentError {
+                switch error {
+                case .unloaded where attempt == 0:
+                    forget(id, document)
+                case .storeFailed:
+                    forget(id, document)
+                    throw error
+                case .deleted:
+                    return nil
+                default:
+                    throw error
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The open document with this id, loading it from the store if needed.
+    public func document(_ id: UUID) async throws -> LiveDocument? {
+        lastUsed[id] = now()
+        if let document = open[id] { return document }
+        if let task = loading[id] { return try await task.value }
+        let store = self.store
+        let settings = self.settings
+        let now = self.now
+        // Concurrent requests for a document being loaded share this one load.
+        let task = Task<LiveDocument?, any Error> {
+            guard let stored = try await store.loadCurrent(id: id) else { return nil }
+            return LiveDocument(stored: stored, store: store, undoLimit: settings.undoLimit, now: now)
+        }
+        loading[id] = task
+        defer { loading[id] = nil }
+        let document = try await task.value
+        if let document { open[id] = document }
+        return document
+    }
+
+    /// Creates and stores a new document.
+    public func create(_ document: EmojiArtDocument) async throws -> LiveDocumentState {
+        let date = now()
+        let record = StoredDocument(id: UUID(), document: document, version: 0, createdAt: date, updatedAt: date)
+        try await store.createDocument(record)
+        guard let live = try await self.document(record.id) else { throw StoreError.notFound(record.id) }
+        return await live.state
+    }
+
+    /// Copies a document as it is now into a new one with its own (empty) history.
+    public func duplicate(_ id: UUID, title: String?) async throws -> LiveDocumentState? {
+        guard let source = try await withDocument(id, { await $0.state }) else { return nil }
+        var copy = source.document
+        try copy.apply(.retitle(title ?? DocumentLibrary.copyTitle(for: copy.title)))
+        return try await create(copy)
+    }
+
+    /// Deletes a document; windows using it get ``LiveDocumentError/deleted``.
+    public func delete(_ id: UUID) async throws -> Bool {
+        if let document = open.removeValue(forKey: id) {
+            await document.close(reason: .deleted)
+        }
+        lastUsed[id] = nil
+        return try await store.deleteDocument(id: id)
+    }
+
+    /// Snapshots documents whose changes have settled and unloads idle ones. The server calls
+    /// this every second; it is cheap when nothing changed.
+    public func maintain() async {
+        let date = now()
+        for (id, document) in open {
+            do {
+                let (version, snapshotVersion, updatedAt) = await (
+                    document.version, document.snapshotVersion, document.updatedAt
+                )
+                let due =
+                    date.timeIntervalSince(updatedAt) >= settings.compactionDelay
+                    || version - snapshotVersion >= settings.maximumLogLength
+                if version > snapshotVersion, due {
+                    try await document.compact()
+                }
+                if let used = lastUsed[id], date.timeIntervalSince(used) >= settings.idleTimeout,
+                    await document.closeIfSettled()
+                {
+                    forget(id, document)
+                }
+            } catch {
+                logger.error("Compacting document \(id) failed: \(error)")
+            }
+        }
+    }
+
+    /// Snapshots every open document (on shutdown), so the next start opens without replay.
+    public func compactAll() async {
+        for (id, document) in open {
+            do {
+                try await document.compact()
+            } catch {
+                logger.error("Compacting document \(id) at shutdown failed: \(error)")
+            }
+        }
+    }
+
+    /// How many documents are open (for tests and health).
+    public var openCount: Int { open.count }
+
+    private func forget(_ id: UUID, _ document: LiveDocument) {
+        if open[id] === document {
+            open[id] = nil
+            lastUsed[id] = nil
+        }
+    }
+
+    static func copyTitle(for title: String) -> String {
+        String((title + " copy").prefix(DocumentLimits.maximumTitleLength))
+    }
+}

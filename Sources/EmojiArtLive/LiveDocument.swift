@@ -1,0 +1,199 @@
+import EmojiArtKit
+import EmojiArtStore
+import Foundation
+
+/// One open document: the single writer of its state and undo history, shared by every window
+/// and request that uses it.
+///
+/// Changes are applied in the order they arrive, then acknowledged only once they are committed
+/// to the store. Commits are grouped: while one batch is being written, later changes queue up
+/// and go in the next transaction, so a busy document needs far fewer commits than changes.
+public actor LiveDocument {
+    public nonisolated let id: UUID
+    private let store: any DocumentStore
+    private let now: @Sendable () -> Date
+
+    private var session: EditingSession
+    private(set) var version: Int
+    /// The newest version stored as a snapshot; the log holds everything after it.
+    private(set) var snapshotVersion: Int
+    private let createdAt: Date
+    private(set) var updatedAt: Date
+
+    private struct PendingCommit {
+        var entry: LogEntry
+        /// Resumed with `false` when the entry is durable, `true` when its caller must write the
+        /// next batch; nil for the caller already writing.
+        var waiter: CheckedContinuation<Bool, any Error>?
+    }
+
+    private var pending: [PendingCommit] = []
+    private var isCommitting = false
+    /// Set when a commit failed or the document was unloaded: the in-memory state can no longer
+    /// be trusted, so every later call fails and the library opens a fresh copy from the store.
+    private var closedReason: LiveDocumentError?
+
+    init(stored: StoredDocument, store: any DocumentStore, undoLimit: Int, now: @escaping @Sendable () -> Date) {
+        self.id = stored.id
+        self.store = store
+        self.now = now
+        self.session = EditingSession(document: stored.document, undoLimit: undoLimit)
+        self.version = stored.version
+        self.snapshotVersion = stored.version
+        self.createdAt = stored.createdAt
+        self.updatedAt = stored.updatedAt
+    }
+
+    /// The document as it is now, with what undo and redo would do.
+    public var state: LiveDocumentState {
+        LiveDocumentState(
+            id: id, document: session.document, version: version, undoActionName: session.history.undoActionName,
+            redoActionName: session.history.redoActionName, createdAt: createdAt, updatedAt: updatedAt)
+    }
+
+    /// Applies edits atomically as one undo step and returns the state once they are durable.
+    ///
+    /// - Parameters:
+    ///   - baseVersion: the version the client last saw. Older is fine if the edits still apply
+    ///     (they are relative intents); if they no longer do, or the base is newer than the
+    ///     document, the result is ``LiveDocumentError/conflict(currentVersion:reason:)``.
+    ///   - gesture: edits in a row with the same key form one undo step.
+    public func perform(_ edits: [Edit], baseVersion: Int, gesture: String? = nil) async throws -> LiveDocumentState {
+        try checkOpen()
+        guard baseVersion <= version else {
+            throw LiveDocumentError.conflict(
+                currentVersion: version, reason: "the document is at version \(version), older than \(baseVersion).")
+        }
+        guard !edits.isEmpty else { return state }
+        do {
+            try session.perform(edits, gesture: gesture)
+        } catch let error as EmojiArtError where baseVersion < version {
+            throw LiveDocumentError.conflict(currentVersion: version, reason: error.description)
+        }
+        return try await commit(edits)
+    }
+
+    /// Undoes the last step of the shared history; unchanged state if there is nothing to undo.
+    public func undo() async throws -> LiveDocumentState {
+        try checkOpen()
+        guard let applied = try session.undo() else { return state }
+        return try await commit(applied)
+    }
+
+    /// Redoes the last undone step; unchanged state if there is nothing to redo.
+    public func redo() async throws -> LiveDocumentState {
+        try checkOpen()
+        guard let applied = try session.redo() else { return state }
+        return try await commit(applied)
+    }
+
+    /// Records applied edits as the next version and waits until they are durable.
+    private func commit(_ applied: [Edit]) async throws -> LiveDocumentState {
+        version += 1
+        updatedAt = now()
+        let result = state
+        let entry = LogEntry(version: version, edits: applied, date: updatedAt)
+        if isCommitting {
+            let mustWriteNextBatch = try await withCheckedThrowingContinuation { waiter in
+                pending.append(PendingCommit(entry: entry, waiter: waiter))
+            }
+            guard mustWriteNextBatch else { return result }
+        } else {
+            pending.append(PendingCommit(entry: entry, waiter: nil))
+            isCommitting = true
+        }
+        try await writePendingBatch()
+        return result
+    }
+
+    /// Writes every pending entry in one transaction, then hands the next batch (if any) to the
+    /// first caller waiting in it, so no caller waits for more than two batches.
+    private func writePendingBatch() async throws {
+        let batch = pending
+        pending = []
+        let summary = DocumentSummary(
+            id: id, title: session.document.title, emojiCount: session.document.emojis.count,
+            version: batch.last?.entry.version ?? version, createdAt: createdAt, updatedAt: updatedAt)
+        do {
+            try await store.append(batch.map(\.entry), to: id, summary: summary)
+        } catch {
+            let failure = LiveDocumentError.storeFailed(String(describing: error))
+            closedReason = failure
+            isCommitting = false
+            for commit in batch + pending { commit.waiter?.resume(throwing: failure) }
+            pending = []
+            throw failure
+        }
+        for commit in batch { commit.waiter?.resume(returning: false) }
+        if let next = pending.first?.waiter {
+            pending[0].waiter = nil
+            next.resume(returning: true)
+        } else {
+            isCommitting = false
+        }
+    }
+
+    private func checkOpen() throws {
+        if let closedReason { throw closedReason }
+    }
+
+    /// Whether every acknowledged change is in a snapshot and nothing is being written.
+    var isSettled: Bool { !isCommitting && pending.isEmpty && snapshotVersion == version }
+
+    /// Folds the log into a new snapshot if there are changes since the last one and nothing is
+    /// being committed. Returns whether it wrote one.
+    @discardableResult
+    func compact() async throws -> Bool {
+        guard closedReason == nil, !isCommitting, pending.isEmpty, version > snapshotVersion else { return false }
+        let snapshot = StoredDocument(
+            id: id, document: session.document, version: version, createdAt: createdAt, updatedAt: updatedAt)
+        try await store.saveSnapshot(snapshot)
+        snapshotVersion = max(snapshotVersion, snapshot.version)
+        return true
+    }
+
+    /// Stops serving this copy if it is settled; later calls fail with ``LiveDocumentError/unloaded``.
+    func closeIfSettled() -> Bool {
+        guard isSettled else { return false }
+        closedReason = .unloaded
+        return true
+    }
+
+    /// Stops serving this copy at once (the document was deleted).
+    func close(reason: LiveDocumentError) {
+        closedReason = reason
+    }
+}
+
+/// A live document's state at one version.
+public struct LiveDocumentState: Sendable, Equatable {
+    public var id: UUID
+    public var document: EmojiArtDocument
+    public var version: Int
+    public var undoActionName: String?
+    public var redoActionName: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+}
+
+/// Why a live document refused a request.
+public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
+    /// The edits no longer apply to the document as it is now; reload and retry.
+    case conflict(currentVersion: Int, reason: String)
+    /// This copy was unloaded; the library retries on a fresh copy.
+    case unloaded
+    /// This copy was closed because its document was deleted.
+    case deleted
+    /// The store refused a commit; nothing after the last acknowledged change was kept.
+    case storeFailed(String)
+
+    public var description: String {
+        switch self {
+        case .conflict(let version, let reason):
+            "the document changed since your last view (now version \(version)) and the change no longer applies: \(reason) Reload and try again."
+        case .unloaded: "the document was closed; try again."
+        case .deleted: "the document was deleted."
+        case .storeFailed(let reason): "the change could not be saved (\(reason)); it was not kept."
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import EmojiArtKit
+import Foundation
+
+/// Where documents, their edit logs and the palettes live. A document is stored as a snapshot
+/// (the native `.emojiart` bytes at some version) plus the log of changes after it; opening
+/// replays the log onto the snapshot, and compaction folds the log into a new snapshot.
+///
+/// Implementations: ``InMemoryDocumentStore`` for tests, ``SQLiteDocumentStore`` (the default).
+/// Every method either completes whole or throws and changes nothing.
+public protocol DocumentStore: Sendable {
+    /// A short name for health checks and logs, e.g. "sqlite".
+    var kind: String { get }
+
+    /// Every document's summary, most recently changed first.
+    func listDocuments() async throws -> [DocumentSummary]
+
+    /// Stores a new document at version `version` with an empty log.
+    func createDocument(_ record: StoredDocument) async throws
+
+    /// The document's latest snapshot and the log entries after it, in version order, or nil.
+    func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])?
+
+    /// Appends consecutive log entries and updates the summary in one transaction.
+    ///
+    /// - Throws: ``StoreError/versionConflict`` unless the first entry's version is exactly one
+    ///   more than the stored version (so two writers can never fork a document).
+    func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws
+
+    /// Replaces the snapshot with one at `snapshot.version` and drops the log entries it covers.
+    /// Ignored if the stored snapshot is already at that version or newer.
+    func saveSnapshot(_ snapshot: StoredDocument) async throws
+
+    /// Deletes a document and its log. Returns false if there was no such document.
+    func deleteDocument(id: UUID) async throws -> Bool
+
+    /// The palettes in order, or nil if they have never been saved (first start).
+    func loadPalettes() async throws -> [Palette]?
+
+    /// Replaces the stored palettes.
+    func savePalettes(_ palettes: [Palette]) async throws
+}
+
+/// A document snapshot with its identity and metadata.
+public struct StoredDocument: Sendable, Equatable {
+    public var id: UUID
+    public var document: EmojiArtDocument
+    /// The version the snapshot is at.
+    public var version: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: UUID, document: EmojiArtDocument, version: Int, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.document = document
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    public var summary: DocumentSummary {
+        DocumentSummary(
+            id: id, title: document.title, emojiCount: document.emojis.count, version: version,
+            createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+/// What the document browser lists.
+public struct DocumentSummary: Sendable, Equatable, Codable {
+    public var id: UUID
+    public var title: String
+    public var emojiCount: Int
+    public var version: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: UUID, title: String, emojiCount: Int, version: Int, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.title = title
+        self.emojiCount = emojiCount
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// One acknowledged change: the edits that took the document from `version - 1` to `version`
+/// (an edit request, or what an undo or redo applied).
+public struct LogEntry: Sendable, Equatable, Codable {
+    public var version: Int
+    public var edits: [Edit]
+    public var date: Date
+
+    public init(version: Int, edits: [Edit], date: Date) {
+        self.version = version
+        self.edits = edits
+        self.date = date
+    }
+}
+
+/// Errors from a store, with what to do about them.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// The document was changed by another writer; reload it.
+    case versionConflict(id: UUID, expected: Int)
+    /// There is no such document.
+    case notFound(UUID)
+    /// The stored bytes could not be read back (a damaged or hand-edited database).
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case .versionConflict(let id, let expected):
+            "document \(id) is no longer at version \(expected); another writer changed it. Reload it."
+        case .notFound(let id): "there is no document \(id)."
+        case .corrupt(let detail): "the store holds data that can't be read: \(detail)"
+        }
+    }
+}
+
+extension DocumentStore {
+    /// Opens a document: the snapshot with its log replayed, at the latest version.
+    public func loadCurrent(id: UUID) async throws -> StoredDocument? {
+        guard let (snapshot, log) = try await loadDocument(id: id) else { return nil }
+        var current = snapshot
+        for entry in log {
+            guard entry.version == current.version + 1 else {
+                throw StoreError.corrupt("document \(id)'s log skips from \(current.version) to \(entry.version)")
+            }
+            for edit in entry.edits {
+                do {
+                    try current.document.apply(edit)
+                } catch {
+                    throw StoreError.corrupt("document \(id)'s log entry \(entry.version) no longer applies: \(error)")
+                }
+            }
+            current.version = entry.version
+            current.updatedAt = entry.date
+        }
+        return current
+    }
+}

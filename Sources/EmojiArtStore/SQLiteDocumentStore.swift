@@ -1,0 +1,221 @@
+import EmojiArtKit
+import Foundation
+import GRDB
+
+/// The default store: one SQLite database (through GRDB) in WAL mode.
+///
+/// Tables: `document` (summary columns plus the snapshot as native `.emojiart` bytes),
+/// `editLog` (one row per acknowledged change after the snapshot), `palette`.
+public final class SQLiteDocumentStore: DocumentStore {
+    /// How hard SQLite works to make a commit survive.
+    public enum Durability: String, Sendable, CaseIterable {
+        /// fsync on every commit: survives power loss and OS crashes. The default.
+        case full
+        /// fsync at checkpoints only: survives the process being killed (even `kill -9`), but an
+        /// OS crash or power loss can lose the last commits. Faster on slow disks.
+        case normal
+    }
+
+    private let database: any DatabaseWriter
+
+    public var kind: String { "sqlite" }
+
+    /// Opens (creating if needed) the database file and brings its schema up to date.
+    public convenience init(path: String, durability: Durability = .full) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+        }
+        try self.init(database: try DatabasePool(path: path, configuration: configuration))
+    }
+
+    /// Uses an open database (an in-memory `DatabaseQueue` in tests) and migrates it.
+    public init(database: any DatabaseWriter) throws {
+        self.database = database
+        try SQLiteDocumentStore.migrator.migrate(database)
+    }
+
+    /// The schema's history. Shipped migrations never change; new ones are appended.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 documents, edit log, palettes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE document (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        title TEXT NOT NULL,
+                        emojiCount INTEGER NOT NULL,
+                        version INTEGER NOT NULL,
+                        snapshot BLOB NOT NULL,
+                        snapshotVersion INTEGER NOT NULL,
+                        createdAt REAL NOT NULL,
+                        updatedAt REAL NOT NULL
+                    );
+                    CREATE TABLE editLog (
+                        documentId TEXT NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        version INTEGER NOT NULL,
+                        edits BLOB NOT NULL,
+                        date REAL NOT NULL,
+                        PRIMARY KEY (documentId, version)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE palette (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        position INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        emojis TEXT NOT NULL
+                    );
+                    """)
+        }
+        return migrator
+    }
+
+    public func listDocuments() async throws -> [DocumentSummary] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT id, title, emojiCount, version, createdAt, updatedAt FROM document ORDER BY updatedAt DESC"
+            ).map { row in
+                DocumentSummary(
+                    id: try SQLiteDocumentStore.uuid(row["id"]), title: row["title"], emojiCount: row["emojiCount"],
+                    version: row["version"], createdAt: Date(timeIntervalSince1970: row["createdAt"]),
+                    updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
+            }
+        }
+    }
+
+    public func createDocument(_ record: StoredDocument) async throws {
+        let snapshot = Data(EmojiArtFile.write(record.document, as: .native).bytes)
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO document (id, title, emojiCount, version, snapshot, snapshotVersion, createdAt, updatedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.id.uuidString, record.document.title, record.document.emojis.count, record.version, snapshot,
+                    record.version, record.createdAt.timeIntervalSince1970, record.updatedAt.timeIntervalSince1970,
+                ])
+        }
+    }
+
+    public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
+        let rows = try await database.read { db -> (Row, [Row])? in
+            guard
+                let document = try Row.fetchOne(
+                    db, sql: "SELECT snapshot, snapshotVersion, createdAt, updatedAt FROM document WHERE id = ?",
+                    arguments: [id.uuidString])
+            else { return nil }
+            let log = try Row.fetchAll(
+                db,
+                sql: "SELECT version, edits, date FROM editLog WHERE documentId = ? AND version > ? ORDER BY version",
+                arguments: [id.uuidString, document["snapshotVersion"] as Int])
+            return (document, log)
+        }
+        guard let (row, logRows) = rows else { return nil }
+        let decoded: DecodedDocument
+        do {
+            decoded = try EmojiArtFile.read(Array(row["snapshot"] as Data))
+        } catch {
+            throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
+        }
+        let decoder = JSONDecoder()
+        let log = try logRows.map { row in
+            do {
+                return LogEntry(
+                    version: row["version"], edits: try decoder.decode([Edit].self, from: row["edits"] as Data),
+                    date: Date(timeIntervalSince1970: row["date"]))
+            } catch {
+                throw StoreError.corrupt("document \(id)'s log entry \(row["version"] as Int): \(error)")
+            }
+        }
+        let snapshot = StoredDocument(
+            id: id, document: decoded.document, version: row["snapshotVersion"],
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]),
+            updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
+        return (snapshot, log)
+    }
+
+    public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
+        guard let first = entries.first else { return }
+        let encoder = JSONEncoder()
+        let encoded = try entries.map { ($0, try encoder.encode($0.edits)) }
+        try await database.write { db in
+            // The version check and the update are one statement inside the transaction, so two
+            // writers can never both append the same version.
+            try db.execute(
+                sql:
+                    "UPDATE document SET title = ?, emojiCount = ?, version = ?, updatedAt = ? WHERE id = ? AND version = ?",
+                arguments: [
+                    summary.title, summary.emojiCount, summary.version, summary.updatedAt.timeIntervalSince1970,
+                    id.uuidString, first.version - 1,
+                ])
+            guard db.changesCount == 1 else {
+                let exists = try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM document WHERE id = ?", arguments: [id.uuidString])
+                if exists == nil { throw StoreError.notFound(id) }
+                throw StoreError.versionConflict(id: id, expected: first.version - 1)
+            }
+            for (entry, edits) in encoded {
+                try db.execute(
+                    sql: "INSERT INTO editLog (documentId, version, edits, date) VALUES (?, ?, ?, ?)",
+                    arguments: [id.uuidString, entry.version, edits, entry.date.timeIntervalSince1970])
+            }
+        }
+    }
+
+    public func saveSnapshot(_ snapshot: StoredDocument) async throws {
+        let bytes = Data(EmojiArtFile.write(snapshot.document, as: .native).bytes)
+        try await database.write { db in
+            try db.execute(
+                sql:
+                    "UPDATE document SET snapshot = ?, snapshotVersion = ? WHERE id = ? AND snapshotVersion < ? AND version >= ?",
+                arguments: [bytes, snapshot.version, snapshot.id.uuidString, snapshot.version, snapshot.version])
+            guard db.changesCount == 1 else { return }
+            try db.execute(
+                sql: "DELETE FROM editLog WHERE documentId = ? AND version <= ?",
+                arguments: [snapshot.id.uuidString, snapshot.version])
+        }
+    }
+
+    public func deleteDocument(id: UUID) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id.uuidString])
+            return db.changesCount == 1
+        }
+    }
+
+    public func loadPalettes() async throws -> [Palette]? {
+        let rows = try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, emojis FROM palette ORDER BY position")
+        }
+        guard !rows.isEmpty else { return nil }
+        return try rows.map {
+            Palette(id: try SQLiteDocumentStore.uuid($0["id"]), name: $0["name"], emojis: $0["emojis"])
+        }
+    }
+
+    public func savePalettes(_ palettes: [Palette]) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM palette")
+            for (position, palette) in palettes.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO palette (id, position, name, emojis) VALUES (?, ?, ?, ?)",
+                    arguments: [palette.id.uuidString, position, palette.name, palette.emojis])
+            }
+        }
+    }
+
+    /// The number of log entries after a document's snapshot (for compaction tests).
+    public func logLength(of id: UUID) async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM editLog WHERE documentId = ?", arguments: [id.uuidString])
+                ?? 0
+        }
+    }
+
+    private static func uuid(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else { throw StoreError.corrupt("\"\(text)\" is not a document id") }
+        return id
+    }
+}
