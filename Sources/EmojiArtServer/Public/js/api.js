@@ -1,0 +1,96 @@
+// The HTTP API (docs/API.md) as small async functions. Every failure is thrown as an ApiError
+// carrying the server's `{"error": {"code", "message"}}`, so callers can show `message` as is.
+
+export class ApiError extends Error {
+  /** @param {number} status HTTP status (0 when the server could not be reached). */
+  constructor(status, code, message) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * Sends one request and returns the parsed JSON answer (null for 204).
+ * `json` is sent as a JSON body; `body` is sent as is (a File, Blob or ArrayBuffer).
+ */
+export async function request(method, path, { json, body, headers = {} } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers } };
+  if (json !== undefined) {
+    init.body = JSON.stringify(json);
+    init.headers["Content-Type"] = "application/json";
+  } else if (body !== undefined) {
+    init.body = body;
+    if (!init.headers["Content-Type"]) {
+      init.headers["Content-Type"] = (body && body.type) || "application/octet-stream";
+    }
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "network", "Couldn't reach the EmojiArt server. Check that it is running, then try again.");
+  }
+  if (response.status === 204) return null;
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const error = data && data.error;
+    if (error && typeof error.message === "string") {
+      throw new ApiError(response.status, String(error.code || "error"), error.message);
+    }
+    throw new ApiError(response.status, "http_" + response.status,
+      `The server answered ${response.status} ${response.statusText || ""}`.trim() + ".");
+  }
+  return data;
+}
+
+const doc = (id) => "/api/documents/" + encodeURIComponent(id);
+
+export const listDocuments = async () => (await request("GET", "/api/documents")).documents;
+export const createDocument = (title) =>
+  request("POST", "/api/documents", { json: title === undefined ? {} : { title } });
+export const getDocument = (id) => request("GET", doc(id));
+export const renameDocument = (id, title) => request("PATCH", doc(id), { json: { title } });
+export const deleteDocument = (id) => request("DELETE", doc(id));
+export const duplicateDocument = (id, title) =>
+  request("POST", doc(id) + "/duplicate", { json: title === undefined ? {} : { title } });
+
+/** Imports a `.emojiart` file (a File or Blob); `title` names formats that carry none. */
+export function importDocument(file, title) {
+  const query = title ? "?title=" + encodeURIComponent(title) : "";
+  return request("POST", "/api/documents/import" + query, {
+    body: file,
+    headers: { "Content-Type": "application/octet-stream" },
+  });
+}
+
+export const exportURL = (id, format) => doc(id) + "/export?format=" + encodeURIComponent(format);
+
+/** Sends edits as one undo step; `gesture` extends the previous step with the same key. */
+export function postEdits(id, baseVersion, edits, gesture) {
+  const json = { baseVersion, edits };
+  if (gesture) json.gesture = gesture;
+  return request("POST", doc(id) + "/edits", { json });
+}
+
+export const undo = (id) => request("POST", doc(id) + "/undo");
+export const redo = (id) => request("POST", doc(id) + "/redo");
+
+/** Uploads image bytes as the embedded background. */
+export function uploadBackground(id, baseVersion, file) {
+  return request("PUT", doc(id) + "/background?baseVersion=" + encodeURIComponent(baseVersion), {
+    body: file,
+    headers: { "Content-Type": file.type || "application/octet-stream" },
+  });
+}
+
+export const listPalettes = async () => (await request("GET", "/api/palettes")).palettes;

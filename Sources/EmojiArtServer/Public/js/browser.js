@@ -1,0 +1,189 @@
+// The document browser: list, new, open, rename, duplicate, delete, import, export.
+import * as api from "./api.js";
+import { el, fileStem, formatDate, notify, relativeTime } from "./dom.js";
+
+const rows = document.getElementById("document-rows");
+const table = document.getElementById("documents");
+const empty = document.getElementById("empty");
+const loading = document.getElementById("loading");
+const fileInput = document.getElementById("import-file");
+const overlay = document.getElementById("drop-overlay");
+const confirmDialog = document.getElementById("confirm-delete");
+
+const EXPORTS = [
+  ["native", "EmojiArt (.emojiart)"],
+  ["cs193p-2023", "CS193P 2023"],
+  ["cs193p-2021", "CS193P 2021"],
+];
+
+const editorURL = (id) => "/documents/" + encodeURIComponent(id);
+
+function showError(error, title) {
+  notify(error && error.message ? error.message : String(error), { kind: "error", title });
+}
+
+async function refresh() {
+  let documents;
+  try {
+    documents = await api.listDocuments();
+  } catch (error) {
+    loading.hidden = true;
+    showError(error, "Couldn’t load documents");
+    return;
+  }
+  loading.hidden = true;
+  rows.replaceChildren(...documents.map(row));
+  table.hidden = documents.length === 0;
+  empty.hidden = documents.length !== 0;
+}
+
+function row(summary) {
+  const link = el("a", { class: "doc-title", href: editorURL(summary.id), text: summary.title });
+  const titleCell = el("td", { class: "title-cell" }, link);
+  const exportMenu = el("details", { class: "menu" },
+    el("summary", { class: "button small", text: "Export" }),
+    el("div", { class: "menu-items" },
+      EXPORTS.map(([format, label]) =>
+        el("a", {
+          href: api.exportURL(summary.id, format), download: "", class: "menu-item", dataset: { format }, text: label,
+          on: { click: (event) => { event.currentTarget.closest("details").open = false; } },
+        }))));
+  const tr = el("tr", { dataset: { id: summary.id } },
+    titleCell,
+    el("td", { class: "num emoji-count", text: String(summary.emojiCount) }),
+    el("td", { class: "changed" },
+      el("time", { datetime: summary.updatedAt, title: formatDate(summary.updatedAt), text: relativeTime(summary.updatedAt) })),
+    el("td", { class: "actions" },
+      el("button", { type: "button", class: "button small", text: "Rename", on: { click: () => startRename(summary, titleCell) } }),
+      el("button", { type: "button", class: "button small", text: "Duplicate", on: { click: () => duplicate(summary) } }),
+      exportMenu,
+      el("button", { type: "button", class: "button small danger", text: "Delete", on: { click: () => confirmDelete(summary) } })));
+  return tr;
+}
+
+function startRename(summary, cell) {
+  const input = el("input", {
+    type: "text", class: "rename-input", value: summary.title, maxlength: "200",
+    "aria-label": "New title for " + summary.title,
+  });
+  let done = false;
+  const finish = async (save) => {
+    if (done) return;
+    done = true;
+    const title = input.value;
+    if (!save || title === summary.title) {
+      refresh();
+      return;
+    }
+    try {
+      await api.renameDocument(summary.id, title);
+    } catch (error) {
+      showError(error, "Couldn’t rename");
+    }
+    refresh();
+  };
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") finish(true);
+    else if (event.key === "Escape") finish(false);
+  });
+  input.addEventListener("blur", () => finish(true));
+  cell.replaceChildren(input);
+  input.focus();
+  input.select();
+}
+
+async function duplicate(summary) {
+  try {
+    await api.duplicateDocument(summary.id);
+  } catch (error) {
+    showError(error, "Couldn’t duplicate");
+  }
+  refresh();
+}
+
+function confirmDelete(summary) {
+  document.getElementById("confirm-delete-title").textContent = summary.title;
+  confirmDialog.returnValue = "";
+  confirmDialog.onclose = async () => {
+    if (confirmDialog.returnValue !== "delete") return;
+    try {
+      await api.deleteDocument(summary.id);
+    } catch (error) {
+      showError(error, "Couldn’t delete");
+    }
+    refresh();
+  };
+  confirmDialog.showModal();
+}
+
+async function create() {
+  try {
+    const state = await api.createDocument();
+    location.assign(editorURL(state.id));
+  } catch (error) {
+    showError(error, "Couldn’t create a document");
+  }
+}
+
+async function importFiles(files) {
+  for (const file of files) {
+    try {
+      const result = await api.importDocument(file, fileStem(file.name));
+      const notes = Array.isArray(result.notes) ? result.notes : [];
+      notify(`Imported “${result.document.title}” (${result.format}).` + (notes.length ? " " + notes.join(" ") : ""));
+    } catch (error) {
+      showError(error, `Couldn’t import ${file.name}`);
+    }
+  }
+  refresh();
+}
+
+document.getElementById("new-document").addEventListener("click", create);
+fileInput.addEventListener("change", () => {
+  const files = Array.from(fileInput.files || []);
+  fileInput.value = "";
+  if (files.length) importFiles(files);
+});
+
+// Import by dropping files anywhere on the page.
+const carriesFiles = (event) => Array.from(event.dataTransfer?.types || []).includes("Files");
+let dragDepth = 0;
+document.addEventListener("dragenter", (event) => {
+  if (!carriesFiles(event)) return;
+  dragDepth += 1;
+  overlay.hidden = false;
+});
+document.addEventListener("dragleave", (event) => {
+  if (!carriesFiles(event)) return;
+  dragDepth = Math.max(0, dragDepth - 1);
+  if (dragDepth === 0) overlay.hidden = true;
+});
+document.addEventListener("dragover", (event) => {
+  if (!carriesFiles(event)) return;
+  event.preventDefault();
+  event.dataTransfer.dropEffect = "copy";
+});
+document.addEventListener("drop", (event) => {
+  dragDepth = 0;
+  overlay.hidden = true;
+  const files = Array.from(event.dataTransfer?.files || []);
+  if (!files.length) return;
+  event.preventDefault();
+  importFiles(files);
+});
+
+// Close an open export menu when clicking elsewhere.
+document.addEventListener("click", (event) => {
+  for (const menu of document.querySelectorAll("details.menu[open]")) {
+    if (!menu.contains(event.target)) menu.open = false;
+  }
+});
+
+// Keep relative times fresh.
+setInterval(() => {
+  for (const time of document.querySelectorAll("time[datetime]")) {
+    time.textContent = relativeTime(time.getAttribute("datetime"));
+  }
+}, 30000);
+
+refresh();

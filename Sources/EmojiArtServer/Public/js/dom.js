@@ -1,0 +1,82 @@
+// Tiny DOM helpers. User text only ever enters the page as text nodes or attribute values.
+
+/**
+ * Creates an element. `props`: `class`, `text` (textContent), `on` ({event: handler}),
+ * `dataset`, boolean/property-like keys (`disabled`, `hidden`, `value`, `draggable`),
+ * anything else becomes an attribute. Children may be nodes or strings (as text).
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key === "on") for (const [type, fn] of Object.entries(value)) node.addEventListener(type, fn);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "value") node.value = value;
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** "5 minutes ago", "yesterday", … for an ISO date string. */
+export function relativeTime(iso, now = Date.now()) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  const seconds = Math.round((date.getTime() - now) / 1000);
+  const steps = [
+    [60, "second"], [60, "minute"], [24, "hour"], [7, "day"], [4.35, "week"], [12, "month"], [Infinity, "year"],
+  ];
+  let value = seconds;
+  for (const [size, unit] of steps) {
+    if (Math.abs(value) < size) {
+      if (unit === "second" && Math.abs(value) < 10) return "just now";
+      return relative.format(Math.round(value), unit);
+    }
+    value /= size;
+  }
+  return "";
+}
+
+export const formatDate = (iso) => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : absolute.format(date);
+};
+
+/**
+ * Shows a short message in the page's notice area (an element with id "notices").
+ * kind: "info" | "error". Errors stay until dismissed; info fades after a few seconds.
+ */
+export function notify(message, { kind = "info", title } = {}) {
+  const area = document.getElementById("notices");
+  if (!area) return;
+  const close = el("button", { class: "notice-close", type: "button", "aria-label": "Dismiss", text: "×" });
+  const notice = el("div", { class: "notice notice-" + kind, role: kind === "error" ? "alert" : "status" },
+    title ? el("strong", { class: "notice-title", text: title }) : null,
+    el("span", { class: "notice-text", text: message }),
+    close);
+  close.addEventListener("click", () => notice.remove());
+  area.append(notice);
+  while (area.children.length > 4) area.firstElementChild.remove();
+  if (kind !== "error") setTimeout(() => notice.remove(), 5000);
+  return notice;
+}
+
+/** Splits a string into grapheme clusters (one emoji each for palette strings). */
+export function graphemes(text) {
+  if (typeof Intl.Segmenter === "function") {
+    return Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
+  }
+  return Array.from(text);
+}
+
+/** A document's file name without its extension: "party.emojiart" → "party". */
+export const fileStem = (name) => name.replace(/\.[^./\\]*$/, "") || name;
