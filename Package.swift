@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The pure core: model, edits, undo, file formats, palettes. Foundation at most.
@@ -35,6 +38,9 @@ let package = Package(
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtLive",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Public")]
         ),
@@ -53,11 +59,18 @@ let package = Package(
         // The allocator's byte count, for the benchmark's memory figures.
         .target(name: "CAllocationStats"),
         .testTarget(name: "EmojiArtKitTests", dependencies: ["EmojiArtKit"]),
-        .testTarget(name: "EmojiArtStoreTests", dependencies: ["EmojiArtStore"]),
+        .testTarget(
+            name: "EmojiArtStoreTests",
+            dependencies: ["EmojiArtStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive"]),
         .testTarget(
             name: "EmojiArtServerTests",
-            dependencies: ["EmojiArtServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "EmojiArtServer", "EmojiArtLive", "EmojiArtStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "EmojiArtCLITests",

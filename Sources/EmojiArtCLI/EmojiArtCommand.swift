@@ -11,7 +11,9 @@ public struct EmojiArtCommand: AsyncParsableCommand {
             original CS193P app (cs193p-2023, cs193p-2021). Commands that change a file keep its \
             format and replace it atomically.
             """,
-        subcommands: [New.self, Info.self, Convert.self, Validate.self, AddEmoji.self, SetBackground.self]
+        subcommands: [
+            Serve.self, New.self, Info.self, Convert.self, Validate.self, AddEmoji.self, SetBackground.self,
+        ]
     )
 
     public init() {}

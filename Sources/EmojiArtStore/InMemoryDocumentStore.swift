@@ -38,8 +38,9 @@ public final class InMemoryDocumentStore: DocumentStore {
     public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
         try contents.withLock { contents in
             guard let current = contents.summaries[id] else { throw StoreError.notFound(id) }
-            guard let first = entries.first, first.version == current.version + 1 else {
-                throw StoreError.versionConflict(id: id, expected: current.version)
+            guard let first = entries.first else { return }
+            guard first.version == current.version + 1 else {
+                throw StoreError.versionConflict(id: id, expected: first.version - 1)
             }
             contents.logs[id, default: []].append(contentsOf: entries)
             contents.summaries[id] = summary

@@ -84,12 +84,8 @@ extension Background: Codable {
             self = .none
             return
         }
-        let text = try container.decode(String.self)
-        do {
-            self = try Background(parsing: text)
-        } catch let error as EmojiArtError {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
-        }
+        // An unusable background is an invalid edit, not malformed JSON: the core's error says why.
+        self = try Background(parsing: try container.decode(String.self))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,0 +1,63 @@
+import ArgumentParser
+import EmojiArtServer
+import EmojiArtStore
+import Foundation
+import Hummingbird
+import Logging
+
+extension EmojiArtCommand {
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the EmojiArt server: the web editor and its API.",
+            discussion: """
+                Documents and palettes are kept in an SQLite database, emojiart.sqlite, in the data \
+                folder: --data, else $EMOJIART_DATA, else $XDG_DATA_HOME/emojiart, else \
+                ~/.local/share/emojiart. Options can also be set with EMOJIART_HOST, EMOJIART_PORT \
+                and EMOJIART_DURABILITY. Stop with Ctrl-C (SIGINT) or SIGTERM: every open document \
+                is saved first.
+                """)
+
+        @Option(help: "The address to listen on ($EMOJIART_HOST).")
+        var host: String = ProcessInfo.processInfo.environment["EMOJIART_HOST"] ?? "127.0.0.1"
+
+        @Option(help: "The port to listen on; 0 picks a free one ($EMOJIART_PORT).")
+        var port: Int = ProcessInfo.processInfo.environment["EMOJIART_PORT"].flatMap { Int($0) } ?? 8080
+
+        @Option(help: "The folder for the database ($EMOJIART_DATA).")
+        var data: String?
+
+        @Flag(help: "Keep everything in memory; nothing survives the server.")
+        var memory = false
+
+        @Option(
+            help: """
+                full: fsync every commit (survives power loss); normal: survives the server being killed, \
+                not the machine crashing ($EMOJIART_DURABILITY).
+                """)
+        var durability: String = ProcessInfo.processInfo.environment["EMOJIART_DURABILITY"] ?? "full"
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
+            guard SQLiteDocumentStore.Durability(rawValue: durability) != nil else {
+                throw ValidationError("--durability must be full or normal.")
+            }
+            if memory, data != nil { throw ValidationError("Use --data or --memory, not both.") }
+        }
+
+        func run() async throws {
+            var configuration = ServerConfiguration()
+            configuration.host = host
+            configuration.port = port
+            configuration.durability = SQLiteDocumentStore.Durability(rawValue: durability) ?? .full
+            configuration.dataDirectory = memory ? nil : (data ?? ServerConfiguration.defaultDataDirectory)
+            var logger = Logger(label: "emojiart")
+            logger.logLevel = .info
+            let storeDescription = configuration.databasePath ?? "memory (nothing is saved)"
+            let app = try buildApplication(configuration, logger: logger) { url in
+                say("EmojiArt is running at \(url)")
+                say("Documents are stored in \(storeDescription). Press Ctrl-C to stop.")
+            }
+            try await app.runService()
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import EmojiArtKit
+import EmojiArtLive
+import EmojiArtStore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// An error as the API reports it: `{"error": {"code", "message"}}` with an HTTP status.
+/// Every error the core, the live layer or the store can throw is mapped here, at the edge.
+struct APIError: Error, Equatable {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+
+    init(status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    static func notFound(_ message: String) -> APIError {
+        APIError(status: .notFound, code: "not_found", message: message)
+    }
+
+    static func badRequest(_ message: String) -> APIError {
+        APIError(status: .badRequest, code: "bad_request", message: message)
+    }
+
+    static func tooLarge(limit: Int) -> APIError {
+        APIError(
+            status: .contentTooLarge, code: "too_large",
+            message: "The request body is larger than this endpoint's limit of \(limit.formattedBytes).")
+    }
+
+    /// The API's view of any error.
+    init(_ error: any Error) {
+        switch error {
+        case let error as APIError:
+            self = error
+        case let error as EmojiArtError:
+            let status: HTTPResponse.Status =
+                switch error.code {
+                case .lastPalette: .conflict
+                case .unknownPalette: .notFound
+                default: .unprocessableContent
+                }
+            // A field path ("emojis[0].size: …") stays as the file spells it; a bare message
+            // becomes a sentence.
+            let message = error.path == nil ? error.message.sentenceCased : error.description
+            self.init(status: status, code: error.code.rawValue, message: message)
+        case let error as LiveDocumentError:
+            switch error {
+            case .conflict: self.init(status: .conflict, code: "conflict", message: error.description.sentenceCased)
+            case .deleted, .unloaded: self = .notFound("The document was deleted.")
+            case .storeFailed:
+                self.init(status: .internalServerError, code: "internal", message: error.description.sentenceCased)
+            }
+        case let error as StoreError:
+            switch error {
+            case .versionConflict:
+                self.init(status: .conflict, code: "conflict", message: error.description.sentenceCased)
+            case .notFound: self = .notFound(error.description.sentenceCased)
+            case .corrupt:
+                self.init(status: .internalServerError, code: "internal", message: error.description.sentenceCased)
+            }
+        case let error as DecodingError:
+            self = .badRequest("The request body is not what this endpoint expects: \(error.readableDescription)")
+        case is NIOTooManyBytesError:
+            self.init(status: .contentTooLarge, code: "too_large", message: "The request body is too large.")
+        case let error as any HTTPResponseError:
+            let code =
+                switch error.status {
+                case .notFound: "not_found"
+                case .methodNotAllowed: "method_not_allowed"
+                case .badRequest: "bad_request"
+                case .contentTooLarge: "too_large"
+                default: error.status.code < 500 ? "bad_request" : "internal"
+                }
+            let message = error.status == .notFound ? "There is nothing at this address." : error.status.reasonPhrase
+            self.init(status: error.status, code: code, message: message)
+        default:
+            self.init(status: .internalServerError, code: "internal", message: "Something went wrong on the server.")
+        }
+    }
+
+    func response() -> Response {
+        struct Body: Encodable {
+            struct Detail: Encodable {
+                var code: String
+                var message: String
+            }
+
+            var error: Detail
+        }
+        let data = (try? JSONEncoder().encode(Body(error: .init(code: code, message: message)))) ?? Data()
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// Turns every error thrown by a route (or a missing route) into the API's error body.
+struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch {
+            let apiError = APIError(error)
+            if apiError.status.code >= 500 {
+                logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
+            }
+            return apiError.response()
+        }
+    }
+}
+
+extension DecodingError {
+    /// "edits[0].ids: expected an array" rather than Foundation's debug dump.
+    var readableDescription: String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch self {
+        case .keyNotFound(let key, let context):
+            let full = path(context.codingPath + [key])
+            return "\(full) is missing."
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)) should be \(type)."
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) should be \(type), not null."
+        case .dataCorrupted(let context):
+            let where_ = path(context.codingPath)
+            return (where_.isEmpty ? "" : where_ + ": ") + context.debugDescription
+        @unknown default:
+            return "it could not be decoded."
+        }
+    }
+}
+
+extension String {
+    /// The core's messages start lower case to read well after a path; API messages are sentences.
+    var sentenceCased: String {
+        prefix(1).uppercased() + dropFirst()
+    }
+}
+
+extension Int {
+    var formattedBytes: String {
+        self >= 1024 * 1024 ? "\(self / (1024 * 1024)) MiB" : "\(self / 1024) KiB"
+    }
+}

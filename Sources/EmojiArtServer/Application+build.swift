@@ -1,0 +1,55 @@
+import EmojiArtLive
+import EmojiArtStore
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the EmojiArt server: the store, the document and palette libraries, the API routes,
+/// the web editor's files and the background maintenance. `emojiart serve` and the tests both
+/// call this.
+///
+/// - Parameter onRunning: called with the URL once the server accepts connections.
+public func buildApplication(
+    _ configuration: ServerConfiguration, logger: Logger = Logger(label: "emojiart"),
+    onRunning: @escaping @Sendable (String) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let store = try configuration.makeStore()
+    let library = DocumentLibrary(store: store, settings: configuration.library, logger: logger)
+    let palettes = PaletteLibrary(store: store)
+    let router = buildRouter(library: library, palettes: palettes, logger: logger)
+    let host = configuration.host
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
+        services: [MaintenanceService(library: library, interval: configuration.maintenanceInterval, logger: logger)],
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            let shownHost = host.contains(":") ? "[\(host)]" : host
+            await onRunning("http://\(shownHost):\(port)/")
+        },
+        logger: logger
+    )
+}
+
+/// The routes, for the application and for router-level tests.
+public func buildRouter(
+    library: DocumentLibrary, palettes: PaletteLibrary, logger: Logger = Logger(label: "emojiart")
+) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.middlewares.add(APIErrorMiddleware(logger: logger))
+    router.middlewares.add(SecurityHeadersMiddleware())
+    router.middlewares.add(
+        FileMiddleware(WebEditor.publicDirectory, searchForIndexHtml: true))
+    router.get("/api/health") { _, _ in
+        HealthBody(status: "ok", store: library.store.kind)
+    }
+    DocumentsController(library: library).addRoutes(to: router.group("/api/documents"))
+    PalettesController(palettes: palettes).addRoutes(to: router.group("/api/palettes"))
+    WebEditor().addRoutes(to: router)
+    return router
+}
+
+struct HealthBody: ResponseEncodable {
+    var status: String
+    var store: String
+}

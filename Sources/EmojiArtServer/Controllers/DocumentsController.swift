@@ -1,0 +1,229 @@
+import EmojiArtKit
+import EmojiArtLive
+import EmojiArtStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The size limits of request bodies (docs/API.md, "Limits").
+enum BodyLimits {
+    static let json = 64 * 1024
+    static let importedFile = 25 * 1024 * 1024
+    static let backgroundImage = DocumentLimits.maximumImageBytes
+}
+
+/// `/api/documents`: the document library and editing.
+struct DocumentsController {
+    let library: DocumentLibrary
+
+    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+        group.get(use: list)
+        group.post(use: create)
+        group.post("import", use: importDocument)
+        group.get(":id", use: show)
+        group.patch(":id", use: rename)
+        group.delete(":id", use: delete)
+        group.post(":id/duplicate", use: duplicate)
+        group.get(":id/export", use: export)
+        group.post(":id/edits", use: edit)
+        group.put(":id/background", use: setBackgroundImage)
+        group.post(":id/undo", use: undo)
+        group.post(":id/redo", use: redo)
+    }
+
+    @Sendable func list(_ request: Request, context: BasicRequestContext) async throws -> DocumentListBody {
+        DocumentListBody(try await library.list())
+    }
+
+    @Sendable func create(_ request: Request, context: BasicRequestContext) async throws
+        -> EditedResponse<DocumentStateBody>
+    {
+        let body = try await decode(TitleRequest.self, from: request, allowEmpty: true)
+        let state = try await library.create(try EmojiArtDocument(title: body?.title ?? EmojiArtDocument.defaultTitle))
+        return EditedResponse(status: .created, response: DocumentStateBody(state))
+    }
+
+    @Sendable func show(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
+        let id = try documentID(context)
+        return DocumentStateBody(try await withDocument(id) { await $0.state })
+    }
+
+    @Sendable func rename(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
+        let id = try documentID(context)
+        guard let title = try await decode(TitleRequest.self, from: request)?.title else {
+            throw APIError.badRequest("Send {\"title\": \"…\"}.")
+        }
+        return DocumentStateBody(
+            try await withDocument(id) { document in
+                try await document.perform([.retitle(title)], baseVersion: await document.state.version)
+            })
+    }
+
+    @Sendable func delete(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let id = try documentID(context)
+        guard try await library.delete(id) else { throw APIError.notFound("There is no document \(id).") }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func duplicate(_ request: Request, context: BasicRequestContext) async throws
+        -> EditedResponse<DocumentStateBody>
+    {
+        let id = try documentID(context)
+        let title = try await decode(TitleRequest.self, from: request, allowEmpty: true)?.title
+        guard let state = try await library.duplicate(id, title: title) else {
+            throw APIError.notFound("There is no document \(id).")
+        }
+        return EditedResponse(status: .created, response: DocumentStateBody(state))
+    }
+
+    @Sendable func importDocument(_ request: Request, context: BasicRequestContext) async throws
+        -> EditedResponse<ImportBody>
+    {
+        let bytes = try await collect(request, limit: BodyLimits.importedFile)
+        let title = request.uri.queryParameters.get("title").map(ImportTitle.clean) ?? "Imported"
+        let decoded = try EmojiArtFile.read(bytes, defaultTitle: title)
+        let state = try await library.create(decoded.document)
+        return EditedResponse(
+            status: .created,
+            response: ImportBody(
+                document: DocumentStateBody(state), format: decoded.format.rawValue, notes: decoded.notes))
+    }
+
+    @Sendable func export(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let id = try documentID(context)
+        let formatName = request.uri.queryParameters.get("format") ?? DocumentFormat.native.rawValue
+        guard let format = DocumentFormat(rawValue: formatName) else {
+            throw APIError.badRequest(
+                "Unknown format \"\(formatName.prefix(40))\"; use native, cs193p-2023 or cs193p-2021.")
+        }
+        let state = try await withDocument(id) { await $0.state }
+        let encoded = EmojiArtFile.write(state.document, as: format)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.contentDisposition] = ContentDisposition.attachment(filename: state.document.title + ".emojiart")
+        headers[.cacheControl] = "no-store"
+        if !encoded.notes.isEmpty, let notes = try? JSONEncoder().encode(encoded.notes) {
+            headers[HTTPField.Name("EmojiArt-Notes")!] = String(decoding: notes, as: UTF8.self).asciiHeaderValue
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: encoded.bytes)))
+    }
+
+    @Sendable func edit(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
+        let id = try documentID(context)
+        guard let body = try await decode(EditRequest.self, from: request) else {
+            throw APIError.badRequest("Send {\"baseVersion\": N, \"edits\": […]}.")
+        }
+        let edits = try body.allEdits()
+        return DocumentStateBody(
+            try await withDocument(id) {
+                try await $0.perform(edits, baseVersion: body.baseVersion, gesture: body.gesture)
+            })
+    }
+
+    @Sendable func setBackgroundImage(_ request: Request, context: BasicRequestContext) async throws
+        -> DocumentStateBody
+    {
+        let id = try documentID(context)
+        let bytes = try await collect(request, limit: BodyLimits.backgroundImage)
+        let data = Data(bytes)
+        guard let mimeType = ImageSignature.mimeType(of: data) else {
+            throw APIError(
+                status: .unsupportedMediaType, code: "unsupported_media_type",
+                message: "A background image must be a PNG, JPEG, GIF or WebP file.")
+        }
+        let baseVersion = request.uri.queryParameters.get("baseVersion").flatMap { Int($0) }
+        return DocumentStateBody(
+            try await withDocument(id) { document in
+                let version = if let baseVersion { baseVersion } else { await document.state.version }
+                return try await document.perform(
+                    [.setBackground(.image(data: data, mimeType: mimeType))], baseVersion: version)
+            })
+    }
+
+    @Sendable func undo(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
+        let id = try documentID(context)
+        return DocumentStateBody(try await withDocument(id) { try await $0.undo() })
+    }
+
+    @Sendable func redo(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
+        let id = try documentID(context)
+        return DocumentStateBody(try await withDocument(id) { try await $0.redo() })
+    }
+
+    private func withDocument<T: Sendable>(
+        _ id: UUID, _ body: @Sendable (LiveDocument) async throws -> T
+    ) async throws -> T {
+        guard let result = try await library.withDocument(id, body) else {
+            throw APIError.notFound("There is no document \(id).")
+        }
+        return result
+    }
+
+    private func documentID(_ context: BasicRequestContext) throws -> UUID {
+        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
+            throw APIError.notFound("There is no document with that id.")
+        }
+        return id
+    }
+}
+
+/// Reads a request body up to `limit` bytes, answering 413 beyond it.
+func collect(_ request: Request, limit: Int) async throws -> [UInt8] {
+    do {
+        let buffer = try await request.body.collect(upTo: limit)
+        return Array(buffer.readableBytesView)
+    } catch is NIOTooManyBytesError {
+        throw APIError.tooLarge(limit: limit)
+    }
+}
+
+/// Decodes a JSON body (at most 64 KiB); nil for an empty body when `allowEmpty`.
+func decode<T: Decodable>(_ type: T.Type, from request: Request, allowEmpty: Bool = false) async throws -> T? {
+    let bytes = try await collect(request, limit: BodyLimits.json)
+    if bytes.isEmpty {
+        if allowEmpty { return nil }
+        throw APIError.badRequest("The request needs a JSON body.")
+    }
+    return try JSONDecoder().decode(T.self, from: Data(bytes))
+}
+
+/// Titles for imported documents from file names sent by browsers.
+enum ImportTitle {
+    static func clean(_ name: String) -> String {
+        let scalars = name.unicodeScalars.filter { $0.properties.generalCategory != .control }
+        let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+        return cleaned.isEmpty ? "Imported" : String(cleaned.prefix(DocumentLimits.maximumTitleLength))
+    }
+}
+
+/// `Content-Disposition` with an ASCII fallback and the exact name in RFC 5987 form.
+enum ContentDisposition {
+    static func attachment(filename: String) -> String {
+        let fallback = String(
+            filename.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar != "/"
+                    ? Character(scalar) : "_"
+            })
+        let encoded =
+            filename.addingPercentEncoding(
+                withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
+            ?? fallback
+        return "attachment; filename=\"\(fallback)\"; filename*=UTF-8''\(encoded)"
+    }
+}
+
+extension String {
+    /// Header values must be ASCII: escape anything else as JSON \u sequences.
+    var asciiHeaderValue: String {
+        var result = ""
+        for unit in utf16 {
+            if unit < 0x80, unit >= 0x20 {
+                result.append(Character(Unicode.Scalar(unit)!))
+            } else {
+                result += String(format: "\\u%04x", unit)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,110 @@
+import EmojiArtKit
+import EmojiArtLive
+import Foundation
+import Hummingbird
+
+/// `/api/palettes`: the palettes shared by every document and window.
+struct PalettesController {
+    let palettes: PaletteLibrary
+
+    struct PaletteListBody: ResponseEncodable {
+        var palettes: [Palette]
+    }
+
+    struct PaletteBody: ResponseEncodable {
+        var id: UUID
+        var name: String
+        var emojis: String
+
+        init(_ palette: Palette) {
+            id = palette.id
+            name = palette.name
+            emojis = palette.emojis
+        }
+    }
+
+    struct CreateRequest: Decodable {
+        var name: String
+        var emojis: String?
+        var index: Int?
+    }
+
+    struct UpdateRequest: Decodable {
+        var name: String?
+        var addEmojis: String?
+        var removeEmoji: String?
+        var index: Int?
+    }
+
+    struct ImportResultBody: ResponseEncodable {
+        var added: Int
+        var skipped: Int
+        var palettes: [Palette]
+    }
+
+    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+        group.get(use: list)
+        group.post(use: create)
+        group.post("import", use: importPalettes)
+        group.patch(":id", use: update)
+        group.delete(":id", use: delete)
+    }
+
+    @Sendable func list(_ request: Request, context: BasicRequestContext) async throws -> PaletteListBody {
+        PaletteListBody(palettes: try await palettes.palettes())
+    }
+
+    @Sendable func create(_ request: Request, context: BasicRequestContext) async throws
+        -> EditedResponse<PaletteBody>
+    {
+        guard let body = try await decode(CreateRequest.self, from: request) else {
+            throw APIError.badRequest("Send {\"name\": \"…\"}.")
+        }
+        let palette = try await palettes.update { list in
+            try list.insert(Palette(name: body.name, emojis: body.emojis ?? ""), at: body.index)
+        }
+        return EditedResponse(status: .created, response: PaletteBody(palette))
+    }
+
+    @Sendable func update(_ request: Request, context: BasicRequestContext) async throws -> PaletteBody {
+        let id = try paletteID(context)
+        guard let body = try await decode(UpdateRequest.self, from: request) else {
+            throw APIError.badRequest("Send the fields to change.")
+        }
+        let palette = try await palettes.update { list -> Palette in
+            if let name = body.name { try list.rename(id: id, to: name) }
+            if let added = body.addEmojis { try list.addEmojis(added, to: id) }
+            if let removed = body.removeEmoji {
+                guard removed.count == 1, let emoji = removed.first else {
+                    throw APIError.badRequest("\"removeEmoji\" must be one emoji.")
+                }
+                try list.removeEmoji(emoji, from: id)
+            }
+            if let index = body.index { try list.move(id: id, to: index) }
+            guard let palette = list[id: id] else {
+                throw EmojiArtError(.unknownPalette, "there is no palette with id \(id).")
+            }
+            return palette
+        }
+        return PaletteBody(palette)
+    }
+
+    @Sendable func delete(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let id = try paletteID(context)
+        try await palettes.update { try $0.remove(id: id) }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func importPalettes(_ request: Request, context: BasicRequestContext) async throws -> ImportResultBody {
+        let imported = try PaletteFile.read(try await collect(request, limit: PaletteFile.maximumBytes))
+        let (added, skipped) = try await palettes.update { try $0.importPalettes(imported) }
+        return ImportResultBody(added: added, skipped: skipped, palettes: try await palettes.palettes())
+    }
+
+    private func paletteID(_ context: BasicRequestContext) throws -> UUID {
+        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
+            throw APIError.notFound("There is no palette with that id.")
+        }
+        return id
+    }
+}

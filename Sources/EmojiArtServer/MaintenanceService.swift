@@ -1,0 +1,22 @@
+import EmojiArtLive
+import Logging
+import ServiceLifecycle
+
+/// Compacts settled documents into snapshots and unloads idle ones, every `interval`; on
+/// graceful shutdown (after the HTTP server has drained) snapshots every open document.
+struct MaintenanceService: Service {
+    let library: DocumentLibrary
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            try? await cancelWhenGracefulShutdown {
+                try await Task.sleep(for: interval)
+            }
+            await library.maintain()
+        }
+        await library.compactAll()
+        logger.info("Saved every open document.")
+    }
+}

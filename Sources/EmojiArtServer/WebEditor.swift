@@ -1,0 +1,36 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The web editor's files (Sources/EmojiArtServer/Public) and its page routes.
+struct WebEditor {
+    /// Where the bundled files are on disk.
+    static var publicDirectory: String {
+        Bundle.module.resourceURL?.appendingPathComponent("Public").path ?? "Public"
+    }
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        // One page serves every document; the script reads the id from the path.
+        router.get("/documents/:id") { _, _ in
+            let page = try Data(contentsOf: URL(fileURLWithPath: WebEditor.publicDirectory + "/editor.html"))
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            headers[.cacheControl] = "no-cache"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: page)))
+        }
+    }
+}
+
+/// Headers that keep the pages from running anything but our own scripts.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var response = try await next(request, context)
+        response.headers[.contentSecurityPolicy] =
+            "default-src 'self'; img-src 'self' data: blob: https: http:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return response
+    }
+}

@@ -1,0 +1,62 @@
+import EmojiArtLive
+import EmojiArtServer
+import EmojiArtStore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+
+let fixturesDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+/// Runs `body` against the API's router on an in-memory store.
+func withAPI(_ body: @Sendable (APIClient) async throws -> Void) async throws {
+    let store = InMemoryDocumentStore()
+    let router = buildRouter(library: DocumentLibrary(store: store), palettes: PaletteLibrary(store: store))
+    let app = Application(router: router)
+    try await app.test(.router) { client in
+        try await body(APIClient(client: client))
+    }
+}
+
+/// A thin JSON client over the test client.
+struct APIClient: Sendable {
+    let client: any TestClientProtocol
+
+    struct Reply: @unchecked Sendable {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        var bytes: [UInt8]
+
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
+        }
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
+    }
+
+    func request(_ method: HTTPRequest.Method, _ uri: String, json: Any? = nil) async throws -> Reply {
+        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
+        return try await request(method, uri, bytes: body.map { Array($0.readableBytesView) })
+    }
+
+    func request(_ method: HTTPRequest.Method, _ uri: String, bytes: [UInt8]?) async throws -> Reply {
+        try await client.execute(uri: uri, method: method, body: bytes.map { ByteBuffer(bytes: $0) }) { response in
+            Reply(status: response.status, headers: response.headers, bytes: Array(response.body.readableBytesView))
+        }
+    }
+
+    /// Creates a document and returns its id.
+    func createDocument(title: String = "Test") async throws -> String {
+        let reply = try await request(.post, "/api/documents", json: ["title": title])
+        return reply.json["id"] as? String ?? ""
+    }
+
+    func edit(_ id: String, base: Int, _ edits: [[String: Any]]) async throws -> Reply {
+        try await request(.post, "/api/documents/\(id)/edits", json: ["baseVersion": base, "edits": edits])
+    }
+}
+
+func addEmoji(_ text: String = "😀", x: Int = 0, y: Int = 0, size: Int = 40) -> [String: Any] {
+    ["type": "addEmoji", "text": text, "position": ["x": x, "y": y], "size": size]
+}

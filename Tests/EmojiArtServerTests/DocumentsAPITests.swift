@@ -1,0 +1,231 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Testing
+
+@Suite("The documents API")
+struct DocumentsAPITests {
+    @Test func healthSaysWhichStore() async throws {
+        try await withAPI { api in
+            let reply = try await api.request(.get, "/api/health")
+            #expect(reply.status == .ok)
+            #expect(reply.json["status"] as? String == "ok")
+            #expect(reply.json["store"] as? String == "memory")
+        }
+    }
+
+    @Test func createListShowRenameDuplicateDelete() async throws {
+        try await withAPI { api in
+            let created = try await api.request(
+                .post, "/api/documents", json: ["title": "<img src=x onerror=alert(1)>"])
+            #expect(created.status == .created)
+            let id = try #require(created.json["id"] as? String)
+            #expect(created.json["version"] as? Int == 0)
+            #expect(created.json["background"] is NSNull)
+            #expect(created.json["undoActionName"] is NSNull)
+
+            let untitled = try await api.request(.post, "/api/documents", bytes: nil)
+            #expect(untitled.json["title"] as? String == "Untitled")
+
+            let list = try await api.request(.get, "/api/documents")
+            let documents = try #require(list.json["documents"] as? [[String: Any]])
+            #expect(documents.count == 2)
+            #expect(
+                Set(documents.compactMap { $0["title"] as? String }) == ["<img src=x onerror=alert(1)>", "Untitled"])
+
+            let renamed = try await api.request(.patch, "/api/documents/\(id)", json: ["title": "Party 🎉"])
+            #expect(renamed.json["title"] as? String == "Party 🎉")
+            #expect(renamed.json["undoActionName"] as? String == "Rename")
+
+            let copy = try await api.request(.post, "/api/documents/\(id)/duplicate", bytes: nil)
+            #expect(copy.status == .created)
+            #expect(copy.json["title"] as? String == "Party 🎉 copy")
+            #expect(copy.json["id"] as? String != id)
+
+            #expect(try await api.request(.delete, "/api/documents/\(id)").status == .noContent)
+            let gone = try await api.request(.get, "/api/documents/\(id)")
+            #expect(gone.status == .notFound)
+            #expect(gone.errorCode == "not_found")
+            #expect(try await api.request(.delete, "/api/documents/\(id)").status == .notFound)
+        }
+    }
+
+    @Test func unknownAndMalformedIdsAre404() async throws {
+        try await withAPI { api in
+            for path in ["/api/documents/\(UUID())", "/api/documents/not-a-uuid"] {
+                let reply = try await api.request(.get, path)
+                #expect(reply.status == .notFound, "\(path)")
+                #expect(reply.errorCode == "not_found", "\(path)")
+            }
+            let traversal = try await api.request(.get, "/api/documents/../../etc/passwd")
+            #expect((400..<500).contains(traversal.status.code))
+            #expect(traversal.errorCode != nil)
+            let edit = try await api.edit(UUID().uuidString, base: 0, [addEmoji()])
+            #expect(edit.status == .notFound)
+            let nowhere = try await api.request(.get, "/api/nowhere")
+            #expect(nowhere.status == .notFound)
+            #expect(nowhere.errorMessage == "There is nothing at this address.")
+        }
+    }
+
+    @Test func editsUndoAndRedo() async throws {
+        try await withAPI { api in
+            let id = try await api.createDocument()
+            let added = try await api.edit(id, base: 0, [addEmoji("🚚", x: -40, y: 120, size: 64)])
+            #expect(added.status == .ok)
+            #expect(added.json["version"] as? Int == 1)
+            #expect(added.json["undoActionName"] as? String == "Add 🚚")
+            let emojis = try #require(added.json["emojis"] as? [[String: Any]])
+            #expect(emojis.first?["x"] as? Int == -40)
+            #expect(emojis.first?["y"] as? Int == 120)
+
+            let moved = try await api.request(
+                .post, "/api/documents/\(id)/edits",
+                json: ["baseVersion": 1, "edit": ["type": "moveEmojis", "ids": [1], "offset": ["x": 10, "y": -20]]])
+            #expect(moved.json["undoActionName"] as? String == "Move")
+            #expect((moved.json["emojis"] as? [[String: Any]])?.first?["y"] as? Int == 100)
+
+            let undone = try await api.request(.post, "/api/documents/\(id)/undo")
+            #expect(undone.json["version"] as? Int == 3)
+            #expect(undone.json["redoActionName"] as? String == "Move")
+            #expect((undone.json["emojis"] as? [[String: Any]])?.first?["y"] as? Int == 120)
+            let redone = try await api.request(.post, "/api/documents/\(id)/redo")
+            #expect(redone.json["undoActionName"] as? String == "Move")
+            #expect(redone.json["redoActionName"] is NSNull)
+        }
+    }
+
+    @Test func aDragSentInPiecesIsOneUndoStep() async throws {
+        try await withAPI { api in
+            let id = try await api.createDocument()
+            _ = try await api.edit(id, base: 0, [addEmoji()])
+            for version in 1...5 {
+                let reply = try await api.request(
+                    .post, "/api/documents/\(id)/edits",
+                    json: [
+                        "baseVersion": version, "gesture": "drag-1",
+                        "edit": ["type": "moveEmojis", "ids": [1], "offset": ["x": 1, "y": 0]],
+                    ])
+                #expect(reply.status == .ok)
+            }
+            let undone = try await api.request(.post, "/api/documents/\(id)/undo")
+            #expect((undone.json["emojis"] as? [[String: Any]])?.first?["x"] as? Int == 0)
+            #expect(undone.json["undoActionName"] as? String == "Add 😀")
+        }
+    }
+
+    @Test func badEditsAreRefusedWithTheRightStatusAndChangeNothing() async throws {
+        try await withAPI { api in
+            let id = try await api.createDocument()
+            _ = try await api.edit(id, base: 0, [addEmoji(), addEmoji("🚚")])
+            _ = try await api.edit(id, base: 1, [["type": "deleteEmojis", "ids": [2]]])
+            let cases: [(Any, HTTPResponse.Status, String)] = [
+                (["baseVersion": 2, "edits": [addEmoji("ab")]], .unprocessableContent, "invalid_emoji"),
+                (["baseVersion": 2, "edits": [addEmoji(size: 5000)]], .unprocessableContent, "out_of_range"),
+                (
+                    ["baseVersion": 2, "edits": [["type": "moveEmojis", "ids": [99], "offset": ["x": 1, "y": 1]]]],
+                    .unprocessableContent, "unknown_emoji"
+                ),
+                (
+                    ["baseVersion": 2, "edits": [["type": "setBackground", "background": "javascript:alert(1)"]]],
+                    .unprocessableContent, "invalid_background"
+                ),
+                (
+                    ["baseVersion": 1, "edits": [["type": "moveEmojis", "ids": [2], "offset": ["x": 1, "y": 1]]]],
+                    .conflict, "conflict"
+                ),
+                (["baseVersion": 50, "edits": [addEmoji()]], .conflict, "conflict"),
+                (["baseVersion": 2, "edits": [["type": "explode"]]], .badRequest, "bad_request"),
+                (["edits": [addEmoji()]], .badRequest, "bad_request"),
+                (["baseVersion": 2], .badRequest, "bad_request"),
+                (["baseVersion": 2, "edits": [addEmoji(), addEmoji("x")]], .unprocessableContent, "invalid_emoji"),
+            ]
+            for (body, status, code) in cases {
+                let reply = try await api.request(.post, "/api/documents/\(id)/edits", json: body)
+                #expect(reply.status == status, "\(body): \(reply.text)")
+                #expect(reply.errorCode == code, "\(body): \(reply.text)")
+                #expect(reply.errorMessage?.isEmpty == false)
+            }
+            let notJSON = try await api.request(.post, "/api/documents/\(id)/edits", bytes: Array("{not json".utf8))
+            #expect(notJSON.status == .badRequest)
+            let state = try await api.request(.get, "/api/documents/\(id)")
+            #expect(state.json["version"] as? Int == 2)
+            #expect((state.json["emojis"] as? [[String: Any]])?.count == 1)
+        }
+    }
+
+    @Test func oversizedBodiesAre413() async throws {
+        try await withAPI { api in
+            let id = try await api.createDocument()
+            let huge = Array(repeating: addEmoji(), count: 2_000)
+            let reply = try await api.edit(id, base: 0, huge)
+            #expect(reply.status == .contentTooLarge)
+            #expect(reply.errorCode == "too_large")
+            #expect(reply.errorMessage?.contains("64 KiB") == true)
+            let bigImport = try await api.request(
+                .post, "/api/documents/import", bytes: [UInt8](repeating: 0x20, count: 25 * 1024 * 1024 + 1))
+            #expect(bigImport.status == .contentTooLarge)
+        }
+    }
+
+    @Test func everyFixtureImportsAndExportsInEveryFormat() async throws {
+        try await withAPI { api in
+            let fixtures = try FileManager.default.contentsOfDirectory(atPath: fixturesDirectory.path)
+                .filter { $0.hasSuffix(".emojiart") }.sorted()
+            #expect(fixtures.count == 5)
+            for name in fixtures {
+                let bytes = Array(try Data(contentsOf: fixturesDirectory.appendingPathComponent(name)))
+                let imported = try await api.request(
+                    .post, "/api/documents/import?title=\(name.prefix(4))", bytes: bytes)
+                #expect(imported.status == .created, "\(name): \(imported.text)")
+                #expect((imported.json["format"] as? String)?.hasPrefix("cs193p-\(name.prefix(4))") == true, "\(name)")
+                let document = try #require(imported.json["document"] as? [String: Any])
+                let id = try #require(document["id"] as? String)
+                for format in ["native", "cs193p-2023", "cs193p-2021"] {
+                    let exported = try await api.request(.get, "/api/documents/\(id)/export?format=\(format)")
+                    #expect(exported.status == .ok)
+                    #expect(exported.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"") == true)
+                    let again = try await api.request(.post, "/api/documents/import", bytes: exported.bytes)
+                    #expect(again.json["format"] as? String == format)
+                    let reimported = try #require(again.json["document"] as? [String: Any])
+                    #expect(
+                        (reimported["emojis"] as? [[String: Any]])?.count
+                            == (document["emojis"] as? [[String: Any]])?.count)
+                }
+            }
+            let bad = try await api.request(
+                .post, "/api/documents/import", bytes: Array(#"{"emojis":[{"string":"x"}]}"#.utf8))
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.errorMessage?.contains("emojis[0]") == true)
+            let unknownFormat = try await api.request(.get, "/api/documents/\(UUID())/export?format=pdf")
+            #expect(unknownFormat.status == .badRequest)
+        }
+    }
+
+    @Test func exportNamesTheFileSafely() async throws {
+        try await withAPI { api in
+            let id = try await api.createDocument(title: #"Fête "quoted" / 🎉"#)
+            let exported = try await api.request(.get, "/api/documents/\(id)/export?format=cs193p-2023")
+            #expect(
+                exported.headers[.contentDisposition]
+                    == #"attachment; filename="F_te _quoted_ _ _.emojiart"; filename*=UTF-8''F%C3%AAte%20%22quoted%22%20%2F%20%F0%9F%8E%89.emojiart"#
+            )
+            #expect(exported.headers[HTTPField.Name("EmojiArt-Notes")!]?.contains("no title") == true)
+        }
+    }
+
+    @Test func backgroundUploadsMustBeImages() async throws {
+        try await withAPI { api in
+            let id = try await api.createDocument()
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+            let reply = try await api.request(.put, "/api/documents/\(id)/background?baseVersion=0", bytes: png)
+            #expect(reply.status == .ok)
+            let background = try #require(reply.json["background"] as? [String: Any])
+            #expect(background["kind"] as? String == "image")
+            #expect((background["url"] as? String)?.hasPrefix("data:image/png;base64,") == true)
+            #expect(reply.json["undoActionName"] as? String == "Set Background")
+            let html = try await api.request(.put, "/api/documents/\(id)/background", bytes: Array("<html>".utf8))
+            #expect(html.status == .unsupportedMediaType)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import Testing
+
+@Suite("The palettes API")
+struct PalettesAPITests {
+    func palettes(_ api: APIClient) async throws -> [[String: Any]] {
+        try await api.request(.get, "/api/palettes").json["palettes"] as? [[String: Any]] ?? []
+    }
+
+    @Test func builtInsComeFirstInOrder() async throws {
+        try await withAPI { api in
+            let names = try await palettes(api).compactMap { $0["name"] as? String }
+            #expect(
+                names == [
+                    "Vehicles", "Sports", "Music", "Animals", "Animal Faces", "Flora", "Weather", "COVID", "Faces",
+                ])
+        }
+    }
+
+    @Test func createEditMoveAndDelete() async throws {
+        try await withAPI { api in
+            let created = try await api.request(.post, "/api/palettes", json: ["name": "<script>", "index": 1])
+            #expect(created.status == .created)
+            let id = try #require(created.json["id"] as? String)
+            let added = try await api.request(.patch, "/api/palettes/\(id)", json: ["addEmojis": "a😀b😀🚀"])
+            #expect(added.json["emojis"] as? String == "😀🚀")
+            let removed = try await api.request(.patch, "/api/palettes/\(id)", json: ["removeEmoji": "😀", "index": 0])
+            #expect(removed.json["emojis"] as? String == "🚀")
+            #expect(try await palettes(api).first?["name"] as? String == "<script>")
+            let badName = try await api.request(.patch, "/api/palettes/\(id)", json: ["name": ""])
+            #expect(badName.status == .unprocessableContent)
+            #expect(try await api.request(.patch, "/api/palettes/\(UUID())", json: ["name": "x"]).status == .notFound)
+        }
+    }
+
+    @Test func theLastPaletteCannotBeDeleted() async throws {
+        try await withAPI { api in
+            let all = try await palettes(api)
+            for palette in all.dropLast() {
+                let id = try #require(palette["id"] as? String)
+                #expect(try await api.request(.delete, "/api/palettes/\(id)").status == .noContent)
+            }
+            let lastID = try #require(all.last?["id"] as? String)
+            let refused = try await api.request(.delete, "/api/palettes/\(lastID)")
+            #expect(refused.status == .conflict)
+            #expect(refused.errorCode == "last_palette")
+            #expect(try await palettes(api).count == 1)
+        }
+    }
+
+    @Test func theOriginalPaletteFilesImport() async throws {
+        try await withAPI { api in
+            let bytes = Array(
+                try Data(contentsOf: fixturesDirectory.appendingPathComponent("palettes-2021-Default.json")))
+            let reply = try await api.request(.post, "/api/palettes/import", bytes: bytes)
+            #expect(reply.json["added"] as? Int == 0)
+            #expect(reply.json["skipped"] as? Int == 9)
+            let bad = try await api.request(.post, "/api/palettes/import", bytes: Array("[{}]".utf8))
+            #expect(bad.status == .unprocessableContent)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import EmojiArtKit
+import EmojiArtStore
+import Foundation
+import GRDB
+import Testing
+
+/// The contract every ``DocumentStore`` keeps, run against each implementation.
+@Suite("Document stores keep the contract")
+struct DocumentStoreContractTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case memory, sqliteInMemory, sqliteFile
+
+        var testDescription: String { rawValue }
+
+        func makeStore() throws -> any DocumentStore {
+            switch self {
+            case .memory: return InMemoryDocumentStore()
+            case .sqliteInMemory: return try SQLiteDocumentStore(database: try DatabaseQueue())
+            case .sqliteFile:
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                return try SQLiteDocumentStore(path: folder.appendingPathComponent("test.sqlite").path)
+            }
+        }
+    }
+
+    func record(title: String = "Doc", at date: Date = Date(timeIntervalSince1970: 1_000)) throws -> StoredDocument {
+        StoredDocument(
+            id: UUID(), document: try EmojiArtDocument(title: title), version: 0, createdAt: date, updatedAt: date)
+    }
+
+    func summary(_ record: StoredDocument, version: Int, emojiCount: Int, at seconds: Double) -> DocumentSummary {
+        DocumentSummary(
+            id: record.id, title: record.document.title, emojiCount: emojiCount, version: version,
+            createdAt: record.createdAt, updatedAt: Date(timeIntervalSince1970: seconds))
+    }
+
+    @Test(arguments: Kind.allCases)
+    func createLoadAndList(kind: Kind) async throws {
+        let store = try kind.makeStore()
+        let first = try record(title: "First", at: Date(timeIntervalSince1970: 1_000))
+        let second = try record(title: "Second 🎉", at: Date(timeIntervalSince1970: 2_000))
+        try await store.createDocument(first)
+        try await store.createDocument(second)
+        #expect(try await store.listDocuments().map(\.title) == ["Second 🎉", "First"])
+        let loaded = try #require(try await store.loadDocument(id: first.id))
+        #expect(loaded.snapshot == first)
+        #expect(loaded.log.isEmpty)
+        #expect(try await store.loadDocument(id: UUID()) == nil)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func appendedEntriesReplayInOrder(kind: Kind) async throws {
+        let store = try kind.makeStore()
+        let stored = try record()
+        try await store.createDocument(stored)
+        let date = Date(timeIntervalSince1970: 5_000)
+        let entries = [
+            LogEntry(version: 1, edits: [.addEmoji(text: "🚚", position: Point(x: 1, y: 2), size: 40)], date: date),
+            LogEntry(version: 2, edits: [.moveEmojis(ids: [1], offset: Point(x: 10, y: 0))], date: date),
+        ]
+        try await store.append(entries, to: stored.id, summary: summary(stored, version: 2, emojiCount: 1, at: 5_000))
+        try await store.append(
+            [
+                LogEntry(
+                    version: 3,
+                    edits: [
+                        .retitle("Renamed"),
+                        .setBackground(
+                            .image(data: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), mimeType: "image/png")),
+                    ], date: date)
+            ],
+            to: stored.id, summary: summary(stored, version: 3, emojiCount: 1, at: 6_000))
+        let current = try #require(try await store.loadCurrent(id: stored.id))
+        #expect(current.version == 3)
+        #expect(current.document.title == "Renamed")
+        #expect(Array(current.document.emojis) == [Emoji(id: 1, text: "🚚", position: Point(x: 11, y: 2), size: 40)])
+        #expect(try await store.listDocuments().first?.version == 3)
+        #expect(try await store.listDocuments().first?.emojiCount == 1)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aStaleAppendIsAConflictAndChangesNothing(kind: Kind) async throws {
+        let store = try kind.makeStore()
+        let stored = try record()
+        try await store.createDocument(stored)
+        let entry = LogEntry(version: 1, edits: [.retitle("A")], date: Date())
+        try await store.append([entry], to: stored.id, summary: summary(stored, version: 1, emojiCount: 0, at: 1))
+        let error = await #expect(throws: StoreError.self) {
+            try await store.append(
+                [LogEntry(version: 1, edits: [.retitle("B")], date: Date())], to: stored.id,
+                summary: summary(stored, version: 1, emojiCount: 0, at: 2))
+        }
+        #expect(error == .versionConflict(id: stored.id, expected: 0))
+        #expect(try await store.loadCurrent(id: stored.id)?.document.title == "A")
+        let missing = UUID()
+        let notFound = await #expect(throws: StoreError.self) {
+            try await store.append([entry], to: missing, summary: summary(stored, version: 1, emojiCount: 0, at: 2))
+        }
+        #expect(notFound == .notFound(missing))
+    }
+
+    @Test(arguments: Kind.allCases)
+    func snapshotsFoldTheLog(kind: Kind) async throws {
+        let store = try kind.makeStore()
+        let stored = try record()
+        try await store.createDocument(stored)
+        for version in 1...5 {
+            try await store.append(
+                [
+                    LogEntry(
+                        version: version, edits: [.addEmoji(text: "😀", position: Point(x: version, y: 0), size: 20)],
+                        date: Date())
+                ],
+                to: stored.id, summary: summary(stored, version: version, emojiCount: version, at: Double(version)))
+        }
+        let current = try #require(try await store.loadCurrent(id: stored.id))
+        var atThree = current
+        atThree.version = 3
+        try await store.saveSnapshot(current)
+        let loaded = try #require(try await store.loadDocument(id: stored.id))
+        #expect(loaded.snapshot.version == 5)
+        #expect(loaded.log.isEmpty)
+        #expect(loaded.snapshot.document == current.document)
+        // An older snapshot never replaces a newer one.
+        try await store.saveSnapshot(atThree)
+        #expect(try await store.loadDocument(id: stored.id)?.snapshot.version == 5)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func deletingRemovesTheDocumentAndItsLog(kind: Kind) async throws {
+        let store = try kind.makeStore()
+        let stored = try record()
+        try await store.createDocument(stored)
+        try await store.append(
+            [LogEntry(version: 1, edits: [.retitle("A")], date: Date())], to: stored.id,
+            summary: summary(stored, version: 1, emojiCount: 0, at: 1))
+        #expect(try await store.deleteDocument(id: stored.id))
+        #expect(try await store.loadDocument(id: stored.id) == nil)
+        #expect(try await !store.deleteDocument(id: stored.id))
+        #expect(try await store.listDocuments().isEmpty)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func palettesAreNilUntilSavedThenKeepTheirOrder(kind: Kind) async throws {
+        let store = try kind.makeStore()
+        #expect(try await store.loadPalettes() == nil)
+        var palettes = Palette.builtIns
+        palettes.swapAt(0, 8)
+        try await store.savePalettes(palettes)
+        #expect(try await store.loadPalettes() == palettes)
+        try await store.savePalettes([palettes[3]])
+        #expect(try await store.loadPalettes() == [palettes[3]])
+    }
+
+    @Test func theSQLiteFileSurvivesReopening() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reopen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("test.sqlite").path
+        let stored = try record(title: "Kept")
+        do {
+            let store = try SQLiteDocumentStore(path: path)
+            try await store.createDocument(stored)
+            try await store.append(
+                [LogEntry(version: 1, edits: [.addEmoji(text: "🐶", position: .zero, size: 9)], date: Date())],
+                to: stored.id, summary: summary(stored, version: 1, emojiCount: 1, at: 1))
+        }
+        let reopened = try SQLiteDocumentStore(path: path, durability: .normal)
+        let current = try #require(try await reopened.loadCurrent(id: stored.id))
+        #expect(current.document.title == "Kept")
+        #expect(current.document.emojis.first?.text == "🐶")
+    }
+}
