@@ -136,8 +136,8 @@ extension DecodingError {
         case .valueNotFound(let type, let context):
             return "\(path(context.codingPath)) should be \(type), not null."
         case .dataCorrupted(let context):
-            let where_ = path(context.codingPath)
-            return (where_.isEmpty ? "" : where_ + ": ") + context.debugDescription
+            let location = path(context.codingPath)
+            return (location.isEmpty ? "" : location + ": ") + context.debugDescription
         @unknown default:
             return "it could not be decoded."
         }
