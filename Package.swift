@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The pure core: model, edits, undo, file formats, palettes. Foundation at most.
@@ -55,7 +56,15 @@ let package = Package(
         // The thin `emojiart` executable.
         .executableTarget(name: "emojiart", dependencies: ["EmojiArtCLI"]),
         // `emojiart-bench`: the figures quoted in docs/PERFORMANCE.md.
-        .executableTarget(name: "EmojiArtBenchmarks", dependencies: ["EmojiArtKit", "CAllocationStats"]),
+        .executableTarget(
+            name: "EmojiArtBenchmarks",
+            dependencies: [
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtServer", "CAllocationStats",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The allocator's byte count, for the benchmark's memory figures.
         .target(name: "CAllocationStats"),
         .testTarget(name: "EmojiArtKitTests", dependencies: ["EmojiArtKit"]),

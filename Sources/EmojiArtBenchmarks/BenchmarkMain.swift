@@ -8,10 +8,15 @@ import Foundation
 /// `--smoke` runs every measurement on tiny inputs, to check the benchmark still works.
 @main
 enum BenchmarkMain {
-    static func main() throws {
+    static func main() async throws {
         let smoke = CommandLine.arguments.contains("--smoke")
         let scale = Scale(smoke: smoke)
         var report = Report()
+        if CommandLine.arguments.contains("server") {
+            try await ServerBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
         #if DEBUG
             if !smoke { print("warning: a debug build; run `swift run -c release emojiart-bench` for real figures.") }
         #endif

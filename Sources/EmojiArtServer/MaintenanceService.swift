@@ -16,7 +16,8 @@ struct MaintenanceService: Service {
             }
             await library.maintain()
         }
-        await library.compactAll()
+        // A fresh task, so the snapshot is written even if the shutdown came as a cancellation.
+        await Task { [library] in await library.compactAll() }.value
         logger.info("Saved every open document.")
     }
 }

@@ -4,9 +4,16 @@ import Hummingbird
 
 /// The web editor's files (Sources/EmojiArtServer/Public) and its page routes.
 struct WebEditor {
-    /// Where the bundled files are on disk.
+    /// Where the files are on disk: the bundled copy, or in a debug build the source folder
+    /// itself, so editing the page and reloading the browser shows the change without a rebuild.
     static var publicDirectory: String {
-        Bundle.module.resourceURL?.appendingPathComponent("Public").path ?? "Public"
+        #if DEBUG
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Public")
+            if FileManager.default.fileExists(atPath: source.appendingPathComponent("index.html").path) {
+                return source.path
+            }
+        #endif
+        return Bundle.module.resourceURL?.appendingPathComponent("Public").path ?? "Public"
     }
 
     func addRoutes(to router: Router<BasicRequestContext>) {

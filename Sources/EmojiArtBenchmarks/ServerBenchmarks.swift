@@ -1,0 +1,179 @@
+import AsyncHTTPClient
+import EmojiArtKit
+import EmojiArtLive
+import EmojiArtServer
+import EmojiArtStore
+import Foundation
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// `emojiart-bench server`: the real server on loopback, driven over HTTP.
+///
+/// - Acknowledged, durable edits per second through `POST /api/documents/{id}/edits` on one
+///   document, with 1 and 8 concurrent clients (each sends its next edit when the last is
+///   acknowledged), and the latency of each edit (p50/p99).
+/// - Cold open: a 10,000-emoji document opened by a server started fresh on its database.
+enum ServerBenchmarks {
+    static func run(smoke: Bool, into report: inout Report) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "emojiart-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = HTTPClient.shared
+        let duration: Duration = smoke ? .milliseconds(300) : .seconds(5)
+
+        for durability in SQLiteDocumentStore.Durability.allCases {
+            var configuration = ServerConfiguration()
+            configuration.port = 0
+            configuration.durability = durability
+            configuration.dataDirectory = folder.appendingPathComponent(durability.rawValue).path
+            let results = try await withServer(configuration) { base in
+                let id = try await createDocument(base, client: client)
+                var results: [(Int, EditResult)] = []
+                for clients in [1, 8] {
+                    results.append(
+                        (
+                            clients,
+                            try await measureEdits(base, document: id, clients: clients, for: duration, client: client)
+                        ))
+                }
+                return results
+            }
+            for (clients, result) in results {
+                report.add(
+                    "edits, \(clients) client\(clients == 1 ? "" : "s"), durability \(durability.rawValue)",
+                    "\(format(result.perSecond, 0)) edits/s, p50 \(format(result.p50 * 1000)) ms, p99 \(format(result.p99 * 1000)) ms",
+                    target: clients == 8 && durability == .full ? "≥ 5,000 edits/s, p99 ≤ 20 ms" : "")
+            }
+        }
+
+        // Cold open: store a 10,000-emoji document, then time its first open on a new server.
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = folder.appendingPathComponent("cold").path
+        let big = try generatedDocument(count: smoke ? 100 : 10_000)
+        try FileManager.default.createDirectory(
+            atPath: try require(configuration.dataDirectory), withIntermediateDirectories: true)
+        let store = try SQLiteDocumentStore(path: try require(configuration.databasePath))
+        let id = UUID()
+        try await store.createDocument(
+            StoredDocument(id: id, document: big, version: 0, createdAt: Date(), updatedAt: Date()))
+        var libraryTimes: [Double] = []
+        for _ in 0..<(smoke ? 2 : 10) {
+            let library = DocumentLibrary(store: try SQLiteDocumentStore(path: try require(configuration.databasePath)))
+            let start = ContinuousClock.now
+            _ = try await library.withDocument(id) { await $0.state.version }
+            libraryTimes.append(seconds(ContinuousClock.now - start))
+        }
+        var httpTimes: [Double] = []
+        for _ in 0..<(smoke ? 2 : 5) {
+            httpTimes.append(
+                try await withServer(configuration) { base in
+                    let start = ContinuousClock.now
+                    let response = try await client.execute(
+                        HTTPClientRequest(url: "\(base)api/documents/\(id)"), timeout: .seconds(30))
+                    _ = try await response.body.collect(upTo: 64 * 1024 * 1024)
+                    guard response.status == .ok else { throw BenchmarkError("cold open answered \(response.status)") }
+                    return seconds(ContinuousClock.now - start)
+                })
+        }
+        report.add(
+            "cold open, \(big.emojis.count) emojis, new library on the database",
+            "\(format(median(libraryTimes) * 1000)) ms (median of \(libraryTimes.count))", target: "≤ 100 ms")
+        report.add(
+            "cold open, \(big.emojis.count) emojis, first GET on a fresh server",
+            "\(format(median(httpTimes) * 1000)) ms (median of \(httpTimes.count), includes the JSON response)")
+    }
+
+    struct EditResult {
+        var perSecond: Double
+        var p50: Double
+        var p99: Double
+    }
+
+    static func measureEdits(
+        _ base: String, document: String, clients: Int, for duration: Duration, client: HTTPClient
+    ) async throws -> EditResult {
+        let body = #"{"baseVersion":0,"edit":{"type":"moveEmojis","ids":[1],"offset":{"x":1,"y":-1}}}"#
+        let deadline = ContinuousClock.now + duration
+        let start = ContinuousClock.now
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for _ in 0..<clients {
+                group.addTask {
+                    var latencies: [Double] = []
+                    while ContinuousClock.now < deadline {
+                        var request = HTTPClientRequest(url: "\(base)api/documents/\(document)/edits")
+                        request.method = .POST
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(string: body))
+                        let sent = ContinuousClock.now
+                        let response = try await client.execute(request, timeout: .seconds(10))
+                        _ = try await response.body.collect(upTo: 1024 * 1024)
+                        guard response.status == .ok else { throw BenchmarkError("edit answered \(response.status)") }
+                        latencies.append(seconds(ContinuousClock.now - sent))
+                    }
+                    return latencies
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let elapsed = seconds(ContinuousClock.now - start)
+        let sorted = latencies.sorted()
+        return EditResult(
+            perSecond: Double(sorted.count) / elapsed, p50: sorted[sorted.count / 2],
+            p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
+    }
+
+    static func createDocument(_ base: String, client: HTTPClient) async throws -> String {
+        var request = HTTPClientRequest(url: "\(base)api/documents")
+        request.method = .POST
+        request.body = .bytes(ByteBuffer(string: #"{"title":"Benchmark"}"#))
+        let created = try await client.execute(request, timeout: .seconds(10))
+        let body = try await created.body.collect(upTo: 1024 * 1024)
+        let json = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+        guard let id = json?["id"] as? String else { throw BenchmarkError("could not create a document") }
+        var add = HTTPClientRequest(url: "\(base)api/documents/\(id)/edits")
+        add.method = .POST
+        add.body = .bytes(
+            ByteBuffer(
+                string: #"{"baseVersion":0,"edit":{"type":"addEmoji","text":"🚚","position":{"x":0,"y":0},"size":40}}"#))
+        _ = try await client.execute(add, timeout: .seconds(10)).body.collect(upTo: 1024 * 1024)
+        return id
+    }
+
+    /// Runs a server for the duration of `body`, passing its base URL.
+    static func withServer<T: Sendable>(
+        _ configuration: ServerConfiguration, _ body: @escaping @Sendable (String) async throws -> T
+    ) async throws -> T {
+        let (urls, continuation) = AsyncStream.makeStream(of: String.self)
+        let app = try buildApplication(configuration) { url in continuation.yield(url) }
+        let services = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await services.run()
+                return nil
+            }
+            var iterator = urls.makeAsyncIterator()
+            guard let url = await iterator.next() else { throw BenchmarkError("the server did not start") }
+            let result = try await body(url)
+            // Shut down as SIGTERM would: drain requests, then snapshot open documents.
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return result
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
+    }
+}
+
+func require<T>(_ value: T?) throws -> T {
+    guard let value else { throw BenchmarkError("a required value was missing") }
+    return value
+}
