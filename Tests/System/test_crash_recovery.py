@@ -9,7 +9,7 @@ import time
 
 import requests
 
-from conftest import emojiart_binary
+from emojiart_server import emojiart_binary
 
 SEED = int(os.environ.get("EMOJIART_CRASH_SEED", "20261122"))
 KILLS = int(os.environ.get("EMOJIART_CRASH_KILLS", "24"))

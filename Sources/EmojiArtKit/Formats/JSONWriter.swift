@@ -1,25 +1,27 @@
-/// Writes compact JSON straight into UTF-8 bytes. Slashes and non-ASCII text are written as
-/// they are, as the original apps' files have them.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+/// Writes compact JSON straight into UTF-8 bytes, several times faster than `JSONEncoder`.
+/// Slashes and non-ASCII text are written as they are, as the original apps' files have them.
+/// The caller writes the punctuation (`raw("{")`, `raw(",")`); the writer escapes values.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
 
-    init(reservingCapacity capacity: Int = 256) {
+    public init(reservingCapacity capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func raw(_ text: StaticString) {
+    /// Punctuation or a literal, written as is.
+    public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// `"key":`
-    mutating func key(_ key: StaticString) {
+    public mutating func key(_ key: StaticString) {
         bytes.append(UInt8(ascii: "\""))
         raw(key)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
 
-    mutating func integer(_ value: Int) {
+    public mutating func integer(_ value: Int) {
         if value == 0 {
             bytes.append(UInt8(ascii: "0"))
             return
@@ -45,7 +47,8 @@ struct JSONWriter {
         }
     }
 
-    mutating func string(_ value: String) {
+    /// A string value, escaped.
+    public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
@@ -68,5 +71,10 @@ struct JSONWriter {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A string value, or `null`.
+    public mutating func optionalString(_ value: String?) {
+        if let value { string(value) } else { raw("null") }
     }
 }

@@ -2,13 +2,19 @@
 //
 // Geometry. Document points have their origin at the canvas centre and y pointing up. All
 // emojis live in one "world" element whose CSS transform does the zoom and the pan, so panning
-// changes one style, not 5,000. Inside the world, 1 CSS px = 1 document point and y points
+// changes one style, not 5,000. The emojis are grid items stacked in one cell and placed by
+// their margins rather than absolutely positioned or transformed: Chrome gives every positioned
+// or transformed element its own paint layer, and 5,000 of those make each frame slow. Inside the world, 1 CSS px = 1 document point and y points
 // down: an emoji at document (x, y) sits at world (x, −y). The world's origin is drawn at
 // viewport centre + pan (pan in screen pixels), scaled by zoom.
 
 const MIN_ZOOM = 0.01;
 const MAX_ZOOM = 64;
 const DRAG_THRESHOLD = 4; // screen px before a press becomes a drag
+const EMOJI_WIDTH = 1.25; // em: an emoji glyph's advance is about 1.0–1.25 em in the common emoji fonts
+const SNAPSHOT_MIN_EMOJIS = 300; // below this, pan and zoom move the elements themselves
+const SNAPSHOT_MARGIN = 0.5; // the snapshot covers the view plus this fraction of it on each side
+const SPRITE_SIZE = 128; // px: the font size emoji sprites are drawn at
 const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
 
 export class CanvasView {
@@ -40,6 +46,13 @@ export class CanvasView {
     this.gesture = null;
     this.wheelResize = null;
     this.selectedBoxes = []; // world-space boxes of selected emojis: {id, cx, cy, w, h}
+    this.order = []; // the rendered emojis in drawing order
+    this.snapshot = null; // while panning or zooming a big document: {canvas, left, top, width, height, zoom}
+    this.sprites = new Map(); // emoji text → a canvas with it drawn at SPRITE_SIZE
+    this.snapshotCanvas = document.createElement("canvas");
+    this.snapshotCanvas.className = "snapshot";
+    this.snapshotCanvas.hidden = true;
+    this.world.append(this.snapshotCanvas);
 
     root.addEventListener("pointerdown", (e) => this.pointerDown(e));
     root.addEventListener("pointermove", (e) => this.pointerMove(e));
@@ -87,6 +100,7 @@ export class CanvasView {
     }
     Object.assign(this.root.dataset, { zoom: this.zoom, panX: this.panX, panY: this.panY });
     this.world.dataset.zoom = String(this.zoom);
+    if (this.snapshot && !this.snapshotCovers()) this.drawSnapshot();
     this.placeSelectionBox();
   }
 
@@ -157,6 +171,7 @@ export class CanvasView {
   /** Renders a document state; keeps the selection of ids that still exist. */
   render(state) {
     this.renderBackground(state.background);
+    this.order = state.emojis;
     const seen = new Set();
     let cursor = this.layer.firstChild;
     for (const emoji of state.emojis) {
@@ -170,9 +185,12 @@ export class CanvasView {
         this.elements.set(emoji.id, element);
       }
       if (!old || old.text !== emoji.text) element.textContent = emoji.text;
-      if (!old || old.x !== emoji.x) element.style.left = emoji.x + "px";
-      if (!old || old.y !== emoji.y) element.style.top = -emoji.y + "px";
       if (!old || old.size !== emoji.size) element.style.fontSize = emoji.size + "px";
+      // The element is EMOJI_WIDTH em wide and 1 em high; its margins put its centre at (x, −y).
+      if (!old || old.x !== emoji.x || old.size !== emoji.size) {
+        element.style.marginLeft = emoji.x - (EMOJI_WIDTH / 2) * emoji.size + "px";
+      }
+      if (!old || old.y !== emoji.y || old.size !== emoji.size) element.style.marginTop = -emoji.y - emoji.size / 2 + "px";
       this.emojis.set(emoji.id, emoji);
       if (element !== cursor) this.layer.insertBefore(element, cursor);
       else cursor = cursor.nextSibling;
@@ -184,6 +202,8 @@ export class CanvasView {
         this.emojis.delete(id);
       }
     }
+    if (this.snapshot) this.drawSnapshot();
+    else if (this.order.length >= SNAPSHOT_MIN_EMOJIS) this.prepareSprites();
     const selectionBefore = this.selection.size;
     for (const id of this.selection) if (!seen.has(id)) this.selection.delete(id);
     this.selectionUpdated(this.selection.size !== selectionBefore);
@@ -216,6 +236,104 @@ export class CanvasView {
     this.backgroundImage = image;
     image.src = url;
     this.world.insertBefore(image, this.layer);
+  }
+
+  // MARK: - Snapshot: a bitmap of the emojis that moves while panning or zooming
+  //
+  // Moving thousands of emoji elements makes the browser repaint every glyph on every frame (and
+  // glyphs of many sizes thrash its glyph cache). During a pan or zoom gesture on a big document
+  // the emoji layer is hidden and one canvas, drawn from per-emoji sprites, moves instead.
+
+  beginSnapshot() {
+    if (this.snapshot || this.order.length < SNAPSHOT_MIN_EMOJIS) return;
+    this.snapshot = {};
+    this.drawSnapshot();
+    this.layer.style.contentVisibility = "hidden";
+    this.snapshotCanvas.hidden = false;
+  }
+
+  endSnapshot() {
+    if (!this.snapshot) return;
+    this.snapshot = null;
+    this.layer.style.contentVisibility = "";
+    this.snapshotCanvas.hidden = true;
+  }
+
+  /** The part of the world (y down) that is visible now. */
+  visibleWorldRect() {
+    return {
+      left: (-this.width / 2 - this.panX) / this.zoom,
+      top: (-this.height / 2 - this.panY) / this.zoom,
+      width: this.width / this.zoom,
+      height: this.height / this.zoom,
+    };
+  }
+
+  snapshotCovers() {
+    const s = this.snapshot;
+    if (!s || !s.width) return false;
+    if (this.zoom > s.zoom * 2 || this.zoom < s.zoom / 2) return false;
+    const v = this.visibleWorldRect();
+    return v.left >= s.left && v.top >= s.top && v.left + v.width <= s.left + s.width && v.top + v.height <= s.top + s.height;
+  }
+
+  drawSnapshot() {
+    const visible = this.visibleWorldRect();
+    const left = visible.left - visible.width * SNAPSHOT_MARGIN;
+    const top = visible.top - visible.height * SNAPSHOT_MARGIN;
+    const width = visible.width * (1 + 2 * SNAPSHOT_MARGIN);
+    const height = visible.height * (1 + 2 * SNAPSHOT_MARGIN);
+    const ratio = Math.min(2, window.devicePixelRatio || 1);
+    const scale = this.zoom * ratio; // canvas pixels per world unit
+    const canvas = this.snapshotCanvas;
+    canvas.width = Math.max(1, Math.round(width * scale));
+    canvas.height = Math.max(1, Math.round(height * scale));
+    Object.assign(canvas.style, { left: left + "px", top: top + "px", width: width + "px", height: height + "px" });
+    const context = canvas.getContext("2d");
+    context.setTransform(scale, 0, 0, scale, -left * scale, -top * scale);
+    context.imageSmoothingQuality = "medium";
+    const right = left + width;
+    const bottom = top + height;
+    for (const emoji of this.order) {
+      const w = emoji.size * EMOJI_WIDTH;
+      const h = emoji.size;
+      const x = emoji.x - w / 2;
+      const y = -emoji.y - h / 2;
+      if (x > right || y > bottom || x + w < left || y + h < top) continue;
+      context.drawImage(this.sprite(emoji.text), x, y, w, h);
+    }
+    Object.assign(this.snapshot, { left, top, width, height, zoom: this.zoom });
+  }
+
+  /** Draws the sprites of a big document ahead of its first pan, when the browser is idle. */
+  prepareSprites() {
+    const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 50));
+    const texts = [...new Set(this.order.map((emoji) => emoji.text))].filter((text) => !this.sprites.has(text));
+    const work = (deadline) => {
+      while (texts.length && (!deadline || deadline.timeRemaining() > 2)) this.sprite(texts.pop());
+      if (texts.length) idle(work);
+    };
+    if (texts.length) idle(work);
+  }
+
+  /** The emoji drawn once at SPRITE_SIZE, laid out as the DOM lays it out (1 em line, centred). */
+  sprite(text) {
+    let sprite = this.sprites.get(text);
+    if (sprite) return sprite;
+    sprite = document.createElement("canvas");
+    sprite.width = Math.round(SPRITE_SIZE * EMOJI_WIDTH);
+    sprite.height = SPRITE_SIZE;
+    const context = sprite.getContext("2d");
+    this.emojiFont ??= getComputedStyle(this.layer).getPropertyValue("--emoji-font").trim() || "sans-serif";
+    context.font = `${SPRITE_SIZE}px ${this.emojiFont}`;
+    context.textAlign = "center";
+    context.textBaseline = "alphabetic";
+    const metrics = context.measureText(text);
+    const ascent = metrics.fontBoundingBoxAscent ?? SPRITE_SIZE * 0.8;
+    const descent = metrics.fontBoundingBoxDescent ?? SPRITE_SIZE * 0.2;
+    context.fillText(text, sprite.width / 2, (SPRITE_SIZE - ascent - descent) / 2 + ascent);
+    this.sprites.set(text, sprite);
+    return sprite;
   }
 
   // MARK: - Selection
@@ -357,6 +475,7 @@ export class CanvasView {
     } else if (g.kind === "press-empty" && moved >= DRAG_THRESHOLD) {
       g.kind = "pan";
       this.root.classList.add("panning");
+      this.beginSnapshot();
     }
     if (g.kind === "move") {
       g.dx = Math.round((event.clientX - g.start.x) / this.zoom);
@@ -404,6 +523,7 @@ export class CanvasView {
         this.commitMove(g.ids, g.dx, g.dy);
         break;
       case "pan":
+        this.endSnapshot();
         this.handlers.viewChanged?.(this.view);
         break;
       case "resize":
@@ -441,6 +561,7 @@ export class CanvasView {
   }
 
   revert(g) {
+    if (g.kind === "pan" || g.kind === "pinch") this.endSnapshot();
     if (g.kind === "move") this.showOffset(g.ids, 0, 0);
     if (g.kind === "resize") this.showScale(g.ids, 1);
     if (g.kind === "pinch" && g.ids) this.showScale(g.ids, 1);
@@ -462,6 +583,7 @@ export class CanvasView {
       mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 },
       view: this.view,
     };
+    if (!ids) this.beginSnapshot();
   }
 
   updatePinch() {
@@ -487,6 +609,7 @@ export class CanvasView {
   }
 
   endPinch(g, commit) {
+    this.endSnapshot();
     if (!g.ids) {
       this.handlers.viewChanged?.(this.view);
     } else if (commit) {
@@ -515,6 +638,9 @@ export class CanvasView {
       return;
     }
     const sensitivity = event.ctrlKey ? 0.01 : 0.0015; // a trackpad pinch arrives as ctrl+wheel
+    this.beginSnapshot();
+    clearTimeout(this.wheelZoomTimer);
+    this.wheelZoomTimer = setTimeout(() => this.endSnapshot(), 250);
     this.zoomAround(Math.exp(-delta * sensitivity), event.clientX, event.clientY);
   }
 
@@ -541,6 +667,5 @@ export class CanvasView {
 function worldBox(element) {
   const w = element.offsetWidth;
   const h = element.offsetHeight;
-  // left/top place the centre (the element is shifted by −50%, −50% in CSS).
-  return { cx: element.offsetLeft, cy: element.offsetTop, w, h };
+  return { cx: element.offsetLeft + w / 2, cy: element.offsetTop + h / 2, w, h };
 }

@@ -1,0 +1,169 @@
+"""Browser tests: a real browser (Debian's chromium, driven by Playwright) against a real server.
+
+The `server` fixture starts `$EMOJIART_BIN serve` on a free port with a fresh data folder and
+yields its base URL. Each test makes its own documents through the API (`api` fixture). When a
+test fails, a screenshot of its page goes to screenshots/<test name>.png.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+HERE = Path(__file__).resolve().parent
+SCREENSHOTS = HERE / "screenshots"
+DEFAULT_BIN = str(HERE.parents[1] / ".build" / "debug" / "emojiart")
+CHROMIUM = os.environ.get("EMOJIART_CHROMIUM", "/usr/bin/chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Api:
+    """A small client for docs/API.md, for setting up and checking state."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def call(self, method: str, path: str, body=None, raw: bytes | None = None, expect=None):
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                status, payload, headers = response.status, response.read(), response.headers
+        except urllib.error.HTTPError as error:
+            status, payload, headers = error.code, error.read(), error.headers
+        if expect is not None:
+            assert status == expect, f"{method} {path} → {status} {payload[:300]!r}"
+        elif status >= 400:
+            raise AssertionError(f"{method} {path} → {status} {payload[:300]!r}")
+        if not payload:
+            return None
+        if "json" in (headers.get("Content-Type") or ""):
+            return json.loads(payload)
+        return payload
+
+    def create(self, title: str = "Test", emojis=(), background: str | None = None) -> dict:
+        doc = self.call("POST", "/api/documents", {"title": title}, expect=201)
+        edits = [
+            {"type": "addEmoji", "text": text, "position": {"x": x, "y": y}, "size": size}
+            for (text, x, y, size) in emojis
+        ]
+        if background:
+            edits.append({"type": "setBackground", "background": background})
+        if edits:
+            doc = self.edit(doc, edits)
+        return doc
+
+    def edit(self, doc: dict, edits: list, expect=None) -> dict:
+        return self.call(
+            "POST", f"/api/documents/{doc['id']}/edits", {"baseVersion": doc["version"], "edits": edits}, expect=expect
+        )
+
+    def get(self, doc_or_id) -> dict:
+        doc_id = doc_or_id["id"] if isinstance(doc_or_id, dict) else doc_or_id
+        return self.call("GET", f"/api/documents/{doc_id}")
+
+    def documents(self) -> list:
+        return self.call("GET", "/api/documents")["documents"]
+
+
+@pytest.fixture(scope="session")
+def server():
+    binary = os.environ.get("EMOJIART_BIN", DEFAULT_BIN)
+    if not Path(binary).exists():
+        pytest.fail(f"no server binary at {binary}: build it (swift build) or set EMOJIART_BIN", pytrace=False)
+    port = free_port()
+    data = tempfile.mkdtemp(prefix="emojiart-browser-")
+    log = open(Path(data) / "server.log", "wb")
+    process = subprocess.Popen(
+        [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            log.flush()
+            output = (Path(data) / "server.log").read_text(errors="replace")[-2000:]
+            pytest.fail(f"the server exited with status {process.returncode}:\n{output}", pytrace=False)
+        try:
+            with urllib.request.urlopen(base + "/api/health", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("the server did not answer GET /api/health within 60 s", pytrace=False)
+        time.sleep(0.2)
+    yield base
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    log.close()
+    shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture
+def api(server) -> Api:
+    return Api(server)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, "report_" + report.when, report)
+
+
+@pytest.fixture
+def page(request, browser, server):
+    context = browser.new_context(base_url=server, viewport={"width": 1200, "height": 800}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors
+    yield page
+    failed = any(
+        getattr(request.node, "report_" + when, None) is not None and getattr(request.node, "report_" + when).failed
+        for when in ("setup", "call")
+    )
+    if failed:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in request.node.name)
+        try:
+            page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        except Exception:  # the page may be gone; the failure itself is what matters
+            pass
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

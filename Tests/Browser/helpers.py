@@ -1,0 +1,113 @@
+"""Helpers shared by the browser tests: opening the editor and mapping document points to the screen."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+FIXTURES = Path(os.environ.get("EMOJIART_FIXTURES", Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "cs193p"))
+
+# A 1×1 transparent PNG.
+PNG_1X1 = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
+)
+
+
+def open_editor(page: Page, doc: dict) -> None:
+    page.goto(f"/documents/{doc['id']}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("body")).to_have_attribute("data-version", str(doc["version"]))
+    expect(page.locator("#canvas .emoji")).to_have_count(len(doc["emojis"]))
+
+
+def wait_version(page: Page, version: int) -> None:
+    expect(page.locator("body")).to_have_attribute("data-version", str(version))
+
+
+def view(page: Page) -> dict:
+    canvas = page.locator("#canvas")
+    box = canvas.bounding_box()
+    return {
+        "box": box,
+        "zoom": float(canvas.get_attribute("data-zoom")),
+        "panX": float(canvas.get_attribute("data-pan-x")),
+        "panY": float(canvas.get_attribute("data-pan-y")),
+    }
+
+
+def screen_point(page: Page, x: float, y: float) -> tuple[float, float]:
+    """Where document point (x, y) — y up, origin at the canvas centre — is on the screen."""
+    v = view(page)
+    box = v["box"]
+    return (
+        box["x"] + box["width"] / 2 + v["panX"] + x * v["zoom"],
+        box["y"] + box["height"] / 2 + v["panY"] - y * v["zoom"],
+    )
+
+
+def emoji(page: Page, emoji_id: int):
+    return page.locator(f'#canvas .emoji[data-id="{emoji_id}"]')
+
+
+def drag(page: Page, start: tuple[float, float], end: tuple[float, float], steps: int = 12) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=steps)
+    page.mouse.up()
+
+
+def row(page: Page, title: str):
+    """The document browser's row for the document with this exact title."""
+    return page.locator("#document-rows tr").filter(
+        has=page.locator(".doc-title", has_text=re.compile("^" + re.escape(title) + "$"))
+    )
+
+
+def drop_files(page: Page, selector: str, files: list[tuple[str, bytes, str]]) -> None:
+    """Dispatches a synthetic drop of files (name, bytes, MIME type) on the element."""
+    page.evaluate(
+        """([selector, files]) => {
+            const data = new DataTransfer();
+            for (const [name, bytes, type] of files) data.items.add(new File([new Uint8Array(bytes)], name, { type }));
+            const target = document.querySelector(selector);
+            const rect = target.getBoundingClientRect();
+            const at = { bubbles: true, cancelable: true, dataTransfer: data,
+                         clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2 };
+            target.dispatchEvent(new DragEvent("dragenter", at));
+            target.dispatchEvent(new DragEvent("dragover", at));
+            target.dispatchEvent(new DragEvent("drop", at));
+        }""",
+        [selector, [[name, list(data), mime] for name, data, mime in files]],
+    )
+
+
+def drop_data(page: Page, selector: str, items: dict[str, str], client: tuple[float, float] | None = None) -> None:
+    """Dispatches a synthetic drop of string data ({MIME type: text}) on the element."""
+    page.evaluate(
+        """([selector, items, client]) => {
+            const data = new DataTransfer();
+            for (const [type, text] of Object.entries(items)) data.setData(type, text);
+            const target = document.querySelector(selector);
+            const rect = target.getBoundingClientRect();
+            const [x, y] = client || [rect.left + rect.width / 2, rect.top + rect.height / 2];
+            const at = { bubbles: true, cancelable: true, dataTransfer: data, clientX: x, clientY: y };
+            target.dispatchEvent(new DragEvent("dragover", at));
+            target.dispatchEvent(new DragEvent("drop", at));
+        }""",
+        [selector, items, list(client) if client else None],
+    )
+
+
+def paste(page: Page, items: dict[str, str]) -> None:
+    page.evaluate(
+        """(items) => {
+            const data = new DataTransfer();
+            for (const [type, text] of Object.entries(items)) data.setData(type, text);
+            document.body.dispatchEvent(new ClipboardEvent("paste", { bubbles: true, cancelable: true, clipboardData: data }));
+        }""",
+        items,
+    )

@@ -1,0 +1,344 @@
+"""The editor at /documents/{id}: palette drops, selection, move, resize, delete, undo, zoom and pan."""
+
+import math
+
+from playwright.sync_api import expect
+
+from helpers import PNG_1X1, drag, drop_data, drop_files, emoji, open_editor, paste, screen_point, view, wait_version
+
+
+def position(doc, emoji_id):
+    (e,) = [e for e in doc["emojis"] if e["id"] == emoji_id]
+    return e
+
+
+def test_drag_an_emoji_from_the_palette_onto_the_canvas(page, api):
+    doc = api.create("Palette drop")
+    open_editor(page, doc)
+    first = page.locator(".palette-emoji").first
+    text = first.text_content()
+    box = page.locator("#canvas").bounding_box()
+    first.drag_to(page.locator("#canvas"), target_position={"x": box["width"] / 2 + 100, "y": box["height"] / 2 - 50})
+    wait_version(page, doc["version"] + 1)
+    expect(page.locator("#canvas .emoji")).to_have_count(1)
+    expect(page.locator("#canvas .emoji")).to_have_text(text)
+    expect(page.locator("#canvas .emoji")).to_be_visible()
+    state = api.get(doc)
+    (added,) = state["emojis"]
+    assert added["text"] == text
+    assert abs(added["x"] - 100) <= 1 and abs(added["y"] - 50) <= 1  # y up
+    assert added["size"] == 40
+    assert state["undoActionName"] == f"Add {text}"
+    expect(page.locator("#undo")).to_have_text(f"Undo Add {text}")
+
+
+def test_dropped_emoji_size_is_40_over_zoom(page, api):
+    doc = api.create("Zoomed drop")
+    open_editor(page, doc)
+    page.locator("#zoom-in").click()
+    page.locator("#zoom-in").click()  # 1.5625×
+    zoom = view(page)["zoom"]
+    assert math.isclose(zoom, 1.5625, rel_tol=1e-6)
+    page.locator(".palette-emoji").first.drag_to(page.locator("#canvas"))
+    wait_version(page, doc["version"] + 1)
+    assert api.get(doc)["emojis"][0]["size"] == round(40 / zoom)
+
+
+def test_move_an_emoji_by_dragging(page, api):
+    doc = api.create("Move", emojis=[("🍎", 0, 0, 60)])
+    open_editor(page, doc)
+    start = screen_point(page, 0, 0)
+    before = emoji(page, 1).bounding_box()
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 80, start[1] + 30, steps=10)
+    # Live feedback while dragging, and nothing sent yet.
+    during = emoji(page, 1).bounding_box()
+    assert abs(during["x"] - before["x"] - 80) <= 1 and abs(during["y"] - before["y"] - 30) <= 1
+    assert api.get(doc)["version"] == doc["version"]
+    page.mouse.up()
+    wait_version(page, doc["version"] + 1)  # one edit for the whole drag
+    state = api.get(doc)
+    assert (state["emojis"][0]["x"], state["emojis"][0]["y"]) == (80, -30)  # y up: down the screen is −y
+    assert state["undoActionName"] == "Move"
+    after = emoji(page, 1).bounding_box()
+    assert abs(after["x"] - before["x"] - 80) <= 1 and abs(after["y"] - before["y"] - 30) <= 1
+
+
+def test_dragging_a_selected_emoji_moves_the_selection_and_an_unselected_one_moves_alone(page, api):
+    doc = api.create("Selection", emojis=[("🅰️", -150, 0, 50), ("🅱️", 150, 0, 50), ("🆎", 0, 200, 50)])
+    open_editor(page, doc)
+    page.mouse.click(*screen_point(page, -150, 0))
+    page.mouse.click(*screen_point(page, 150, 0))
+    expect(page.locator("#canvas .emoji.selected")).to_have_count(2)
+    start = screen_point(page, -150, 0)
+    drag(page, start, (start[0] + 20, start[1] - 40))
+    wait_version(page, doc["version"] + 1)
+    state = api.get(doc)
+    assert [(e["x"], e["y"]) for e in state["emojis"]] == [(-130, 40), (170, 40), (0, 200)]
+
+    start = screen_point(page, 0, 200)
+    drag(page, start, (start[0] - 10, start[1] + 10))
+    wait_version(page, doc["version"] + 2)
+    state = api.get(doc)
+    assert [(e["x"], e["y"]) for e in state["emojis"]] == [(-130, 40), (170, 40), (-10, 190)]
+    expect(page.locator("#canvas .emoji.selected")).to_have_count(2)  # the selection is kept
+
+
+def test_click_toggles_selection_and_empty_canvas_deselects(page, api):
+    doc = api.create("Toggle", emojis=[("🐱", 0, 0, 60)])
+    open_editor(page, doc)
+    point = screen_point(page, 0, 0)
+    page.mouse.click(*point)
+    expect(emoji(page, 1)).to_have_class("emoji selected")
+    page.mouse.click(*point)
+    expect(emoji(page, 1)).to_have_class("emoji")
+    page.mouse.click(*point)
+    expect(emoji(page, 1)).to_have_class("emoji selected")
+    page.mouse.click(*screen_point(page, 300, 200))
+    expect(page.locator("#canvas .emoji.selected")).to_have_count(0)
+    assert api.get(doc)["version"] == doc["version"]  # selection is not an edit
+
+
+def test_resize_with_the_corner_handle(page, api):
+    doc = api.create("Resize", emojis=[("🌻", 0, 0, 40)])
+    open_editor(page, doc)
+    page.mouse.click(*screen_point(page, 0, 0))
+    handle = page.locator(".resize-handle")
+    expect(handle).to_be_visible()
+    hb = handle.bounding_box()
+    hx, hy = hb["x"] + hb["width"] / 2, hb["y"] + hb["height"] / 2
+    cx, cy = screen_point(page, 0, 0)
+    drag(page, (hx, hy), (cx + (hx - cx) * 2, cy + (hy - cy) * 2))
+    wait_version(page, doc["version"] + 1)
+    state = api.get(doc)
+    assert 74 <= state["emojis"][0]["size"] <= 86, state["emojis"][0]
+    assert (state["emojis"][0]["x"], state["emojis"][0]["y"]) == (0, 0)
+    assert state["undoActionName"] == "Resize"
+
+
+def test_resize_with_ctrl_wheel_and_plain_wheel_zooms(page, api):
+    doc = api.create("Wheel", emojis=[("🌵", 0, 0, 40)])
+    open_editor(page, doc)
+    point = screen_point(page, 0, 0)
+    page.mouse.move(*point)
+    page.mouse.wheel(0, -100)
+    expect(page.locator("#canvas")).not_to_have_attribute("data-zoom", "1")
+    assert view(page)["zoom"] > 1
+    page.wait_for_timeout(500)
+    assert api.get(doc)["version"] == doc["version"]  # zooming is not an edit
+
+    page.mouse.click(*screen_point(page, 0, 0))
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -30)
+    page.mouse.wheel(0, -30)
+    page.keyboard.up("Control")
+    wait_version(page, doc["version"] + 1)  # the whole wheel gesture is one edit
+    state = api.get(doc)
+    assert state["emojis"][0]["size"] > 60 and state["undoActionName"] == "Resize"
+
+
+def test_undo_and_redo_with_buttons_and_keyboard(page, api):
+    doc = api.create("Undo", emojis=[("🚗", 0, 0, 40)])
+    doc = api.edit(doc, [{"type": "moveEmojis", "ids": [1], "offset": {"x": 25, "y": 5}}])
+    open_editor(page, doc)
+    undo, redo = page.locator("#undo"), page.locator("#redo")
+    expect(undo).to_have_text("Undo Move")
+    expect(undo).to_have_attribute("title", "Undo Move (Ctrl+Z)")
+    expect(undo).to_be_enabled()
+    expect(redo).to_be_disabled()
+
+    undo.click()
+    wait_version(page, doc["version"] + 1)
+    assert (api.get(doc)["emojis"][0]["x"], api.get(doc)["emojis"][0]["y"]) == (0, 0)
+    expect(redo).to_have_text("Redo Move")
+    expect(redo).to_have_attribute("title", "Redo Move (Shift+Ctrl+Z)")
+    expect(undo).to_have_text("Undo Add 🚗")
+
+    redo.click()
+    wait_version(page, doc["version"] + 2)
+    assert api.get(doc)["emojis"][0]["x"] == 25
+    expect(redo).to_be_disabled()
+
+    page.locator("#canvas").focus()
+    page.keyboard.press("Control+z")
+    wait_version(page, doc["version"] + 3)
+    assert api.get(doc)["emojis"][0]["x"] == 0
+    page.keyboard.press("Control+Shift+z")
+    wait_version(page, doc["version"] + 4)
+    assert api.get(doc)["emojis"][0]["x"] == 25
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    wait_version(page, doc["version"] + 6)
+    assert api.get(doc)["emojis"] == []
+    expect(undo).to_be_disabled()
+    expect(undo).to_have_text("Undo")
+
+
+def test_delete_key_deletes_the_selection(page, api):
+    doc = api.create("Delete", emojis=[("🍩", 0, 0, 50), ("🍪", 120, 0, 50)])
+    open_editor(page, doc)
+    page.mouse.click(*screen_point(page, 0, 0))
+    page.keyboard.press("Delete")
+    wait_version(page, doc["version"] + 1)
+    state = api.get(doc)
+    assert [e["text"] for e in state["emojis"]] == ["🍪"]
+    assert state["undoActionName"] == "Delete"
+    expect(page.locator("#canvas .emoji")).to_have_count(1)
+    expect(page.locator("#undo")).to_have_text("Undo Delete")
+    page.keyboard.press("Delete")  # nothing selected: nothing happens
+    page.wait_for_timeout(300)
+    assert api.get(doc)["version"] == doc["version"] + 1
+
+
+def test_reload_shows_the_same_document_zoom_and_pan(page, api):
+    doc = api.create("Reload", emojis=[("🌙", -60, 30, 50), ("⭐", 80, -20, 30)], background=None)
+    open_editor(page, doc)
+    page.mouse.move(*screen_point(page, 200, 100))
+    page.mouse.wheel(0, -200)
+    empty = screen_point(page, -300, -250)
+    drag(page, empty, (empty[0] + 70, empty[1] - 40))
+    before = view(page)
+    assert before["zoom"] > 1 and before["panX"] != 0
+    boxes = [emoji(page, i).bounding_box() for i in (1, 2)]
+    page.wait_for_timeout(300)
+    page.reload()
+    open_editor(page, api.get(doc))
+    after = view(page)
+    assert (after["zoom"], after["panX"], after["panY"]) == (before["zoom"], before["panX"], before["panY"])
+    expect(page.locator("#canvas .emoji")).to_have_text(["🌙", "⭐"])
+    for i, old in zip((1, 2), boxes):
+        new = emoji(page, i).bounding_box()
+        assert abs(new["x"] - old["x"]) < 1 and abs(new["y"] - old["y"]) < 1
+
+
+def test_drag_on_empty_canvas_pans(page, api):
+    doc = api.create("Pan", emojis=[("🐟", 0, 0, 40)])
+    open_editor(page, doc)
+    before = emoji(page, 1).bounding_box()
+    start = screen_point(page, 200, 200)
+    drag(page, start, (start[0] - 120, start[1] + 60))
+    after = emoji(page, 1).bounding_box()
+    assert abs(after["x"] - before["x"] + 120) <= 1 and abs(after["y"] - before["y"] - 60) <= 1
+    assert api.get(doc)["version"] == doc["version"]
+
+
+def test_double_click_on_empty_canvas_zooms_to_fit(page, api):
+    doc = api.create("Fit", emojis=[("🐘", -1500, 0, 40), ("🐭", 1500, 900, 40)])
+    open_editor(page, doc)
+    canvas = page.locator("#canvas").bounding_box()
+
+    def inside(box):
+        return (
+            box["x"] >= canvas["x"] and box["y"] >= canvas["y"]
+            and box["x"] + box["width"] <= canvas["x"] + canvas["width"]
+            and box["y"] + box["height"] <= canvas["y"] + canvas["height"]
+        )
+
+    assert not inside(emoji(page, 1).bounding_box())
+    page.mouse.dblclick(*screen_point(page, 0, 300))
+    assert view(page)["zoom"] < 1
+    assert inside(emoji(page, 1).bounding_box()) and inside(emoji(page, 2).bounding_box())
+
+
+def test_palette_button_cycles_and_wraps(page, api):
+    palettes = api.call("GET", "/api/palettes")["palettes"]
+    doc = api.create("Palettes")
+    open_editor(page, doc)
+    name = page.locator("#palette-name")
+    for palette in palettes + palettes[:1]:
+        expect(name).to_have_text(palette["name"])
+        first = page.locator(".palette-emoji").first.text_content()
+        assert palette["emojis"].startswith(first)
+        page.get_by_role("button", name="Next palette").click()
+
+
+def test_dropping_a_url_or_an_image_file_sets_the_background(page, api):
+    doc = api.create("Background")
+    open_editor(page, doc)
+    drop_data(page, "#canvas", {"text/uri-list": "https://example.com/beach.jpg"})
+    wait_version(page, doc["version"] + 1)
+    state = api.get(doc)
+    assert state["background"] == {"kind": "url", "url": "https://example.com/beach.jpg"}
+    assert state["undoActionName"] == "Set Background"
+
+    # An image-search link carries the image's address in its query.
+    drop_data(page, "#canvas", {"text/plain": "https://www.google.com/imgres?imgurl=https://example.com/real.png&imgrefurl=https://example.com/"})
+    wait_version(page, doc["version"] + 2)
+    assert api.get(doc)["background"]["url"] == "https://example.com/real.png"
+
+    drop_files(page, "#canvas", [("dot.png", PNG_1X1, "image/png")])
+    wait_version(page, doc["version"] + 3)
+    background = api.get(doc)["background"]
+    assert background["kind"] == "image" and background["mimeType"] == "image/png"
+    expect(page.locator("#canvas img.background")).to_have_attribute("src", background["url"])
+
+    paste(page, {"text/plain": "https://example.com/pasted.gif"})
+    wait_version(page, doc["version"] + 4)
+    assert api.get(doc)["background"] == {"kind": "url", "url": "https://example.com/pasted.gif"}
+
+
+def test_editing_the_title(page, api):
+    doc = api.create("Old title")
+    open_editor(page, doc)
+    field = page.locator("#doc-title")
+    field.fill("New title 🎈")
+    field.press("Enter")
+    wait_version(page, doc["version"] + 1)
+    state = api.get(doc)
+    assert state["title"] == "New title 🎈" and state["undoActionName"] == "Rename"
+    assert page.title().startswith("New title 🎈")
+    page.get_by_role("link", name="Documents").click()
+    page.wait_for_url("**/")
+
+
+def test_a_conflict_reloads_the_state_and_says_so(page, api):
+    doc = api.create("Conflict", emojis=[("🦊", 0, 0, 50), ("🐻", 150, 0, 50)])
+    open_editor(page, doc)
+    api.edit(doc, [{"type": "deleteEmojis", "ids": [1]}])  # another window deletes the fox
+    start = screen_point(page, 0, 0)
+    drag(page, start, (start[0] + 40, start[1]))
+    expect(page.locator("#notices")).to_contain_text("changed")
+    expect(page.locator("#canvas .emoji")).to_have_count(1)
+    expect(page.locator("#canvas .emoji")).to_have_text("🐻")
+    state = api.get(doc)
+    wait_version(page, state["version"])
+    assert [e["text"] for e in state["emojis"]] == ["🐻"]
+    expect(page.locator("#save-status")).to_have_attribute("data-state", "saved")
+
+
+def test_server_errors_are_shown(page, api):
+    doc = api.create("Errors")
+    open_editor(page, doc)
+    drop_data(page, "#canvas", {"text/plain": "abc"})  # not an emoji: the server refuses it
+    expect(page.get_by_role("alert")).to_be_visible()
+    expect(page.locator("#save-status")).to_have_attribute("data-state", "error")
+    assert api.get(doc)["emojis"] == []
+
+
+def test_panning_a_big_document_moves_a_snapshot_then_the_emojis(page, api):
+    emojis = [("🌼", 250 + (i % 20) * 15, -150 + (i // 20) * 15, 20) for i in range(400)]
+    doc = api.create("Big", emojis=emojis)
+    open_editor(page, doc)
+    snapshot, layer = page.locator("#canvas .snapshot"), page.locator("#canvas .emoji-layer")
+    expect(snapshot).to_be_hidden()
+    before = emoji(page, 1).bounding_box()
+    start = screen_point(page, -300, 0)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 60, start[1] + 20, steps=5)
+    expect(snapshot).to_be_visible()  # during the pan a bitmap moves instead of 400 elements
+    assert layer.evaluate("e => getComputedStyle(e).contentVisibility") == "hidden"
+    page.mouse.move(start[0] - 90, start[1] + 45, steps=5)
+    page.mouse.up()
+    expect(snapshot).to_be_hidden()
+    assert layer.evaluate("e => getComputedStyle(e).contentVisibility") == "visible"
+    after = emoji(page, 1).bounding_box()
+    assert abs(after["x"] - before["x"] + 90) <= 1 and abs(after["y"] - before["y"] - 45) <= 1
+
+    page.mouse.move(*screen_point(page, -300, 0))
+    page.mouse.wheel(0, 200)
+    assert snapshot.evaluate("e => !e.hidden")  # shown while the wheel turns…
+    expect(snapshot).to_be_hidden()  # …and gone once it stops
+    assert view(page)["zoom"] < 1
+    assert api.get(doc)["version"] == doc["version"]
