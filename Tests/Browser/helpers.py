@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-FIXTURES = Path(os.environ.get("EMOJIART_FIXTURES", Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "cs193p"))
+FIXTURES = Path(os.environ.get("EMOJIART_FIXTURES", Path(__file__).resolve().parents[1] / "Fixtures"))
 
 # A 1×1 transparent PNG.
 PNG_1X1 = bytes.fromhex(
