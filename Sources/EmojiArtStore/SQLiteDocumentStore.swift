@@ -119,11 +119,10 @@ public final class SQLiteDocumentStore: DocumentStore {
         } catch {
             throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
         }
-        let decoder = JSONDecoder()
         let log = try logRows.map { row in
             do {
                 return LogEntry(
-                    version: row["version"], edits: try decoder.decode([Edit].self, from: row["edits"] as Data),
+                    version: row["version"], edits: try Edit.decodeList(Array(row["edits"] as Data)),
                     date: Date(timeIntervalSince1970: row["date"]))
             } catch {
                 throw StoreError.corrupt("document \(id)'s log entry \(row["version"] as Int): \(error)")
@@ -138,8 +137,7 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
         guard let first = entries.first else { return }
-        let encoder = JSONEncoder()
-        let encoded = try entries.map { ($0, try encoder.encode($0.edits)) }
+        let encoded = entries.map { ($0, Data(Edit.encodeList($0.edits))) }
         try await database.write { db in
             // The version check and the update are one statement inside the transaction, so two
             // writers can never both append the same version.

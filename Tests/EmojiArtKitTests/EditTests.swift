@@ -204,6 +204,46 @@ struct EditTests {
         try document.apply(.moveEmojis(ids: [50_000], offset: Point(x: 1, y: 1)))
     }
 
+    @Test func theFastWireFormIsTheCodableForm() throws {
+        let edits: [Edit] = [
+            .setBackground(.none), .setBackground(.url(URL(string: "https://example.com/x.png")!)),
+            .setBackground(.image(data: pngBytes, mimeType: "image/png")),
+            .addEmoji(text: "👨‍👩‍👧‍👦", position: Point(x: -1, y: 2), size: 40),
+            .moveEmojis(ids: [1, 2], offset: Point(x: 3, y: -4)), .resizeEmojis(ids: [1], scale: 1.25),
+            .resizeEmojis(ids: [1], scale: 0.1), .resizeEmojis(ids: [1], scale: 3),
+            .setEmojiSizes([EmojiSize(id: 1, size: 12), EmojiSize(id: 2, size: 1024)]), .deleteEmojis(ids: [3]),
+            .restoreEmojis([
+                PlacedEmoji(index: 0, emoji: Emoji(id: 3, text: "🇫🇷", position: Point(x: 5, y: -6), size: 9))
+            ]),
+            .retitle("\"Quoted\" <b>\\ 🎉\n"),
+        ]
+        #expect(try Edit.decodeList(Edit.encodeList(edits)) == edits)
+        #expect(try Edit.decodeList(Array(JSONEncoder().encode(edits))) == edits)
+        #expect(try JSONDecoder().decode([Edit].self, from: Data(Edit.encodeList(edits))) == edits)
+    }
+
+    @Test func submissionsReadBothFormsAndNameBadFields() throws {
+        let one = try EditSubmission(
+            json: Array(#"{"baseVersion":3,"edit":{"type":"deleteEmojis","ids":[1]},"gesture":"g"}"#.utf8))
+        #expect(one == EditSubmission(baseVersion: 3, edits: [.deleteEmojis(ids: [1])], gesture: "g"))
+        let many = try EditSubmission(json: Array(#"{"baseVersion":0,"edits":[{"type":"retitle","title":"A"}]}"#.utf8))
+        #expect(many.edits == [.retitle("A")])
+        #expect(many.gesture == nil)
+        let cases: [(String, String?)] = [
+            (#"{"edits":[]}"#, "baseVersion"),
+            (#"{"baseVersion":0}"#, nil),
+            (#"{"baseVersion":0,"edits":[{"type":"moveEmojis","ids":"1","offset":{"x":1,"y":1}}]}"#, "edits[0].ids"),
+            (#"{"baseVersion":0,"edits":[{"type":"moveEmojis","ids":[1],"offset":{"x":1}}]}"#, "edits[0].offset.y"),
+            (#"{"baseVersion":0,"edit":{"type":"explode"}}"#, "edit.type"),
+            (#"{"baseVersion":0,"edit":{"type":"resizeEmojis","ids":[1],"scale":"big"}}"#, "edit.scale"),
+            (#"{"baseVersion":0,"edit":{"type":"setBackground","background":"ftp://x"}}"#, "edit.background"),
+        ]
+        for (json, path) in cases {
+            let error = #expect(throws: EmojiArtError.self, "\(json)") { try EditSubmission(json: Array(json.utf8)) }
+            #expect(error?.path == path, "\(json): \(String(describing: error))")
+        }
+    }
+
     @Test func editsRoundTripThroughJSON() throws {
         let edits: [Edit] = [
             .setBackground(.none),

@@ -200,6 +200,9 @@ private struct Reader {
     }
 
     private func emoji(from element: JSONField) throws -> Emoji {
+        if let emoji = Reader.quickEmoji(element.value, format: format) { return emoji }
+        // Anything unusual (a missing field, a wrong type, 2.0 for an integer): read it field by
+        // field, which names the bad field in its error.
         let field = element.resolved()
         if format == .cs193p2021 {
             return Emoji(
@@ -218,6 +221,44 @@ private struct Reader {
             text: try field.required("string").string(),
             position: Point(x: try position.required("x").integer(), y: try position.required("y").integer()),
             size: try field.required("size").integer())
+    }
+
+    /// The common case in one pass over the members, with no path bookkeeping: an object with
+    /// integer `id`, `size`, coordinates and a string text. Nil for anything else.
+    private static func quickEmoji(_ value: JSONValue, format: DocumentFormat) -> Emoji? {
+        guard case .object(let members) = value else { return nil }
+        var id: Int?
+        var text: String?
+        var x: Int?
+        var y: Int?
+        var size: Int?
+        let textKey = format == .cs193p2021 ? "text" : "string"
+        for (key, value) in members {
+            switch (key, value) {
+            case ("id", .integer(let integer)): id = integer
+            case ("size", .integer(let integer)): size = integer
+            case (textKey, .string(let string)): text = string
+            case ("x", .integer(let integer)) where format == .cs193p2021: x = integer
+            case ("y", .integer(let integer)) where format == .cs193p2021: y = integer
+            case ("position", .object(let position)) where format != .cs193p2021:
+                x = nil
+                y = nil
+                for (coordinate, value) in position {
+                    switch (coordinate, value) {
+                    case ("x", .integer(let integer)): x = integer
+                    case ("y", .integer(let integer)): y = integer
+                    case ("x", _), ("y", _): return nil
+                    default: continue
+                    }
+                }
+            case ("id", _), ("size", _), (textKey, _), ("position", _), ("x", _), ("y", _):
+                return nil
+            default:
+                continue
+            }
+        }
+        guard let id, let text, let x, let y, let size, y != .min else { return nil }
+        return Emoji(id: id, text: text, position: Point(x: x, y: format == .cs193p2021 ? -y : y), size: size)
     }
 
     private mutating func background(from root: JSONField) throws -> Background {

@@ -73,6 +73,11 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// One raw byte.
+    mutating func append(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
     /// A string value, or `null`.
     public mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { raw("null") }

@@ -187,22 +187,6 @@ struct TitleRequest: Decodable {
     var title: String?
 }
 
-struct EditRequest: Decodable {
-    var baseVersion: Int
-    var edits: [Edit]?
-    var edit: Edit?
-    var gesture: String?
-
-    /// The edits to apply, from either `edits` or `edit`.
-    func allEdits() throws -> [Edit] {
-        switch (edits, edit) {
-        case (let edits?, nil): return edits
-        case (nil, let edit?): return [edit]
-        default: throw APIError.badRequest("Send either \"edits\" (a list) or \"edit\" (one edit).")
-        }
-    }
-}
-
 extension Date {
     /// ISO 8601 in UTC with seconds, e.g. 2026-11-22T03:05:10Z.
     var apiString: String {

@@ -111,13 +111,17 @@ struct DocumentsController {
 
     @Sendable func edit(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
         let id = try documentID(context)
-        guard let body = try await decode(EditRequest.self, from: request) else {
-            throw APIError.badRequest("Send {\"baseVersion\": N, \"edits\": […]}.")
+        let bytes = try await collect(request, limit: BodyLimits.json)
+        let submission: EditSubmission
+        do {
+            submission = try EditSubmission(json: bytes)
+        } catch let error as EmojiArtError where error.code == .malformedJSON || error.code == .invalidFile {
+            // The body is not a submission at all: a client bug, not an invalid edit.
+            throw APIError.badRequest("The request body is not an edit submission: \(error.description)")
         }
-        let edits = try body.allEdits()
         return DocumentStateBody(
             try await withDocument(id) {
-                try await $0.perform(edits, baseVersion: body.baseVersion, gesture: body.gesture)
+                try await $0.perform(submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture)
             })
     }
 

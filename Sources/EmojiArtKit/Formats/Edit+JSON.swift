@@ -1,0 +1,254 @@
+import Foundation
+
+/// A batch of edits as a client submits it: the version it last saw, the edits (applied
+/// atomically as one undo step), and an optional gesture key. Read with the core's JSON parser,
+/// so it is fast and its errors name the field (`edits[0].ids: expected an array`).
+///
+/// Wire form: `{"baseVersion": 3, "edits": [Edit, …], "gesture": "drag-1"}`, or `"edit": Edit`
+/// for one. Edits use the same form as ``Edit``'s `Codable` conformance.
+public struct EditSubmission: Equatable, Sendable {
+    public var baseVersion: Int
+    public var edits: [Edit]
+    public var gesture: String?
+
+    public init(baseVersion: Int, edits: [Edit], gesture: String? = nil) {
+        self.baseVersion = baseVersion
+        self.edits = edits
+        self.gesture = gesture
+    }
+
+    /// Longest gesture key accepted.
+    public static let maximumGestureLength = 128
+
+    /// Parses a submission.
+    public init(json bytes: [UInt8]) throws {
+        let root = JSONField(try JSONParser.parse(bytes))
+        _ = try root.members()
+        baseVersion = try root.required("baseVersion").integer()
+        switch (try root.optional("edits"), try root.optional("edit")) {
+        case (let list?, nil):
+            edits = try list.elements().map(Edit.init(json:))
+        case (nil, let single?):
+            edits = [try Edit(json: single)]
+        default:
+            throw root.failure("send either \"edits\" (a list) or \"edit\" (one edit).")
+        }
+        if let key = try root.optional("gesture"), !key.isNull {
+            let text = try key.string()
+            guard text.count <= EditSubmission.maximumGestureLength else {
+                throw key.failure("a gesture key has at most \(EditSubmission.maximumGestureLength) characters.")
+            }
+            gesture = text
+        } else {
+            gesture = nil
+        }
+    }
+}
+
+extension Edit {
+    /// Reads one edit in its wire form.
+    init(json field: JSONField) throws {
+        let edit = field.resolved()
+        let type = try edit.required("type")
+        switch try type.string() {
+        case "setBackground":
+            let background = try edit.required("background")
+            self = .setBackground(
+                background.isNull ? .none : try Background(parsing: try background.string(), path: background.path))
+        case "addEmoji":
+            self = .addEmoji(
+                text: try edit.required("text").string(), position: try edit.required("position").point(),
+                size: try edit.required("size").integer())
+        case "moveEmojis":
+            self = .moveEmojis(ids: try edit.required("ids").integers(), offset: try edit.required("offset").point())
+        case "resizeEmojis":
+            self = .resizeEmojis(ids: try edit.required("ids").integers(), scale: try edit.required("scale").double())
+        case "setEmojiSizes":
+            self = .setEmojiSizes(
+                try edit.required("sizes").elements().map {
+                    let size = $0.resolved()
+                    return EmojiSize(id: try size.required("id").integer(), size: try size.required("size").integer())
+                })
+        case "deleteEmojis":
+            self = .deleteEmojis(ids: try edit.required("ids").integers())
+        case "restoreEmojis":
+            self = .restoreEmojis(
+                try edit.required("emojis").elements().map {
+                    let placed = $0.resolved()
+                    let emoji = try placed.required("emoji").resolved()
+                    return PlacedEmoji(
+                        index: try placed.required("index").integer(),
+                        emoji: Emoji(
+                            id: try emoji.required("id").integer(), text: try emoji.required("text").string(),
+                            position: try emoji.required("position").point(), size: try emoji.required("size").integer()
+                        ))
+                })
+        case "retitle":
+            self = .retitle(try edit.required("title").string())
+        case let other:
+            throw type.failure("\"\(other.prefix(40))\" is not an edit type.")
+        }
+    }
+
+    /// Writes the edit in its wire form (the same as its `Codable` form).
+    public func write(into writer: inout JSONWriter) {
+        writer.raw("{")
+        writer.key("type")
+        switch self {
+        case .setBackground(let background):
+            writer.string("setBackground")
+            writer.raw(",")
+            writer.key("background")
+            switch background {
+            case .none: writer.raw("null")
+            case .url(let url): writer.string(url.absoluteString)
+            case .image(let data, let mimeType): writer.string(DataURL(mimeType: mimeType, data: data).absoluteString)
+            }
+        case .addEmoji(let text, let position, let size):
+            writer.string("addEmoji")
+            writer.raw(",")
+            writer.key("text")
+            writer.string(text)
+            writer.raw(",")
+            writer.key("position")
+            writer.point(position)
+            writer.raw(",")
+            writer.key("size")
+            writer.integer(size)
+        case .moveEmojis(let ids, let offset):
+            writer.string("moveEmojis")
+            writer.raw(",")
+            writer.key("ids")
+            writer.integers(ids)
+            writer.raw(",")
+            writer.key("offset")
+            writer.point(offset)
+        case .resizeEmojis(let ids, let scale):
+            writer.string("resizeEmojis")
+            writer.raw(",")
+            writer.key("ids")
+            writer.integers(ids)
+            writer.raw(",")
+            writer.key("scale")
+            writer.double(scale)
+        case .setEmojiSizes(let sizes):
+            writer.string("setEmojiSizes")
+            writer.raw(",")
+            writer.key("sizes")
+            writer.raw("[")
+            for (index, size) in sizes.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw("{")
+                writer.key("id")
+                writer.integer(size.id)
+                writer.raw(",")
+                writer.key("size")
+                writer.integer(size.size)
+                writer.raw("}")
+            }
+            writer.raw("]")
+        case .deleteEmojis(let ids):
+            writer.string("deleteEmojis")
+            writer.raw(",")
+            writer.key("ids")
+            writer.integers(ids)
+        case .restoreEmojis(let placed):
+            writer.string("restoreEmojis")
+            writer.raw(",")
+            writer.key("emojis")
+            writer.raw("[")
+            for (index, item) in placed.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw("{")
+                writer.key("index")
+                writer.integer(item.index)
+                writer.raw(",")
+                writer.key("emoji")
+                writer.raw("{")
+                writer.key("id")
+                writer.integer(item.emoji.id)
+                writer.raw(",")
+                writer.key("text")
+                writer.string(item.emoji.text)
+                writer.raw(",")
+                writer.key("position")
+                writer.point(item.emoji.position)
+                writer.raw(",")
+                writer.key("size")
+                writer.integer(item.emoji.size)
+                writer.raw("}}")
+            }
+            writer.raw("]")
+        case .retitle(let title):
+            writer.string("retitle")
+            writer.raw(",")
+            writer.key("title")
+            writer.string(title)
+        }
+        writer.raw("}")
+    }
+
+    /// Encodes a list of edits as a JSON array (the edit log's form).
+    public static func encodeList(_ edits: [Edit]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 96 * edits.count)
+        writer.raw("[")
+        for (index, edit) in edits.enumerated() {
+            if index > 0 { writer.raw(",") }
+            edit.write(into: &writer)
+        }
+        writer.raw("]")
+        return writer.bytes
+    }
+
+    /// Decodes a JSON array of edits written by ``encodeList(_:)`` or `JSONEncoder`.
+    public static func decodeList(_ bytes: [UInt8]) throws -> [Edit] {
+        try JSONField(try JSONParser.parse(bytes)).elements().map(Edit.init(json:))
+    }
+}
+
+extension JSONField {
+    /// `{"x": Int, "y": Int}`
+    func point() throws -> Point {
+        let point = resolved()
+        return Point(x: try point.required("x").integer(), y: try point.required("y").integer())
+    }
+
+    func integers() throws -> [Int] {
+        try elements().map { try $0.integer() }
+    }
+
+    /// Any finite number.
+    func double() throws -> Double {
+        switch value {
+        case .integer(let integer): return Double(integer)
+        case .double(let double) where double.isFinite: return double
+        default: throw failure("expected a number, found \(value.kindDescription).")
+        }
+    }
+}
+
+extension JSONWriter {
+    mutating func point(_ point: Point) {
+        raw("{")
+        key("x")
+        integer(point.x)
+        raw(",")
+        key("y")
+        integer(point.y)
+        raw("}")
+    }
+
+    mutating func integers(_ values: [Int]) {
+        raw("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { raw(",") }
+            integer(value)
+        }
+        raw("]")
+    }
+
+    /// A finite double, as Swift prints it (shortest round-tripping form).
+    mutating func double(_ value: Double) {
+        for byte in "\(value.isFinite ? value : 0)".utf8 { append(byte) }
+    }
+}
