@@ -21,7 +21,8 @@ public struct ServerConfiguration: Sendable {
         if let data = environment["EMOJIART_DATA"], !data.isEmpty { return data }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/emojiart" }
         // $HOME first: Foundation's home directory on Linux comes from the password database.
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.path
         return URL(fileURLWithPath: home).appendingPathComponent(".local/share/emojiart").path
     }
