@@ -27,6 +27,8 @@ let package = Package(
             name: "EmojiArtStore",
             dependencies: ["EmojiArtKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Fetching from the network: the address policy that keeps fetches off private networks.
+        .target(name: "EmojiArtFetch"),
         // Live documents: one actor per open document, the library that loads and unloads them.
         .target(
             name: "EmojiArtLive",
@@ -73,6 +75,7 @@ let package = Package(
             dependencies: ["EmojiArtStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive"]),
+        .testTarget(name: "EmojiArtFetchTests", dependencies: ["EmojiArtFetch"]),
         .testTarget(
             name: "EmojiArtServerTests",
             dependencies: [

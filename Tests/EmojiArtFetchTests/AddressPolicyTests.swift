@@ -1,0 +1,51 @@
+import EmojiArtFetch
+import Testing
+
+@Suite("The fetch address policy refuses non-public addresses")
+struct AddressPolicyTests {
+    static let refused: [String] = [
+        "127.0.0.1", "127.255.255.254", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
+        "100.64.0.1", "100.127.255.255", "0.0.0.0", "0.1.2.3", "224.0.0.1", "239.255.255.250", "240.0.0.1",
+        "255.255.255.255", "192.0.2.1", "198.51.100.7", "203.0.113.9", "198.18.0.1", "192.0.0.8",
+        "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "2001:db8::1", "fec0::1",
+        "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:7f00:1", "::127.0.0.1", "64:ff9b::a9fe:a9fe",
+        "2002:c0a8:0101::1", "[::1]", "2001::1",
+    ]
+
+    static let allowed: [String] = [
+        "93.184.216.34", "8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "192.169.0.1", "11.0.0.1",
+        "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:93.184.216.34", "2002:5db8:d822::1",
+    ]
+
+    @Test(arguments: refused)
+    func refuses(text: String) throws {
+        let address = try #require(IPAddress(text), "\(text) should parse")
+        let reason = try #require(AddressPolicy().refusal(host: "example.com", address: address), "\(text)")
+        #expect(reason.contains("not a public address"))
+    }
+
+    @Test(arguments: allowed)
+    func allows(text: String) throws {
+        let address = try #require(IPAddress(text), "\(text) should parse")
+        #expect(AddressPolicy().refusal(host: "example.com", address: address) == nil, "\(text)")
+    }
+
+    @Test func ambiguousSpellingsAreNotAddresses() {
+        for text in [
+            "0x7f.0.0.1", "0177.0.0.1", "2130706433", "127.1", "1.2.3.4.5", "256.0.0.1", "fe80::1%eth0", "", "::g",
+        ] {
+            #expect(IPAddress(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func configuredExceptionsAllowTheTestStub() throws {
+        let policy = AddressPolicy(allowing: "127.0.0.1/32, stub.test ,fd00::/8")
+        #expect(policy.refusal(host: "localhost", address: try #require(IPAddress("127.0.0.1"))) == nil)
+        #expect(policy.refusal(host: "localhost", address: try #require(IPAddress("127.0.0.2"))) != nil)
+        #expect(policy.refusal(host: "STUB.test", address: try #require(IPAddress("10.0.0.5"))) == nil)
+        #expect(policy.refusal(host: "x", address: try #require(IPAddress("fd00::5"))) == nil)
+        #expect(AddressRange("10.0.0.0/33") == nil)
+        #expect(AddressRange("::/129") == nil)
+        #expect(AddressRange("10.0.0.0/8")?.description == "10.0.0.0/8")
+    }
+}
