@@ -28,7 +28,15 @@ let package = Package(
             dependencies: ["EmojiArtKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Fetching from the network: the address policy that keeps fetches off private networks.
-        .target(name: "EmojiArtFetch"),
+        .target(
+            name: "EmojiArtFetch",
+            dependencies: [
+                "EmojiArtKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Live documents: one actor per open document, the library that loads and unloads them.
         .target(
             name: "EmojiArtLive",
@@ -75,7 +83,14 @@ let package = Package(
             dependencies: ["EmojiArtStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive"]),
-        .testTarget(name: "EmojiArtFetchTests", dependencies: ["EmojiArtFetch"]),
+        .testTarget(
+            name: "EmojiArtFetchTests",
+            dependencies: [
+                "EmojiArtFetch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "EmojiArtServerTests",
             dependencies: [

@@ -62,7 +62,7 @@ enum ServerBenchmarks {
         for _ in 0..<(smoke ? 2 : 10) {
             let library = DocumentLibrary(store: try SQLiteDocumentStore(path: try require(configuration.databasePath)))
             let start = ContinuousClock.now
-            _ = try await library.withDocument(id) { await $0.state.version }
+            _ = try await library.withDocument(id) { try await $0.state().version }
             libraryTimes.append(seconds(ContinuousClock.now - start))
         }
         var httpTimes: [Double] = []

@@ -28,6 +28,9 @@ public actor DocumentLibrary {
     private var open: [UUID: LiveDocument] = [:]
     private var lastUsed: [UUID: Date] = [:]
     private var loading: [UUID: Task<LiveDocument?, any Error>] = [:]
+    /// Documents being or recently deleted, with when: a load that read one before its delete
+    /// committed must not bring it back. Forgotten after a minute.
+    private var deleted: [UUID: Date] = [:]
 
     public init(
         store: any DocumentStore, settings: Settings = Settings(), logger: Logger = Logger(label: "emojiart.library"),
@@ -72,9 +75,15 @@ public actor DocumentLibrary {
 
     /// The open document with this id, loading it from the store if needed.
     public func document(_ id: UUID) async throws -> LiveDocument? {
-        lastUsed[id] = now()
-        if let document = open[id] { return document }
-        if let task = loading[id] { return try await task.value }
+        guard deleted[id] == nil else { return nil }
+        if let document = open[id] {
+            lastUsed[id] = now()
+            return document
+        }
+        if let task = loading[id] {
+            let document = try await task.value
+            return deleted[id] == nil ? document : nil
+        }
         let store = self.store
         let settings = self.settings
         let now = self.now
@@ -86,7 +95,9 @@ public actor DocumentLibrary {
         loading[id] = task
         defer { loading[id] = nil }
         let document = try await task.value
-        if let document { open[id] = document }
+        guard let document, deleted[id] == nil else { return nil }
+        open[id] = document
+        lastUsed[id] = now()
         return document
     }
 
@@ -96,12 +107,12 @@ public actor DocumentLibrary {
         let record = StoredDocument(id: UUID(), document: document, version: 0, createdAt: date, updatedAt: date)
         try await store.createDocument(record)
         guard let live = try await self.document(record.id) else { throw StoreError.notFound(record.id) }
-        return await live.state
+        return try await live.state()
     }
 
     /// Copies a document as it is now into a new one with its own (empty) history.
     public func duplicate(_ id: UUID, title: String?) async throws -> LiveDocumentState? {
-        guard let source = try await withDocument(id, { await $0.state }) else { return nil }
+        guard let source = try await withDocument(id, { try await $0.state() }) else { return nil }
         var copy = source.document
         try copy.apply(.retitle(title ?? DocumentLibrary.copyTitle(for: copy.title)))
         return try await create(copy)
@@ -109,17 +120,24 @@ public actor DocumentLibrary {
 
     /// Deletes a document; windows using it get ``LiveDocumentError/deleted``.
     public func delete(_ id: UUID) async throws -> Bool {
+        deleted[id] = now()
+        lastUsed[id] = nil
         if let document = open.removeValue(forKey: id) {
             await document.close(reason: .deleted)
         }
-        lastUsed[id] = nil
-        return try await store.deleteDocument(id: id)
+        do {
+            return try await store.deleteDocument(id: id)
+        } catch {
+            deleted[id] = nil
+            throw error
+        }
     }
 
     /// Snapshots documents whose changes have settled and unloads idle ones. The server calls
     /// this every second; it is cheap when nothing changed.
     public func maintain() async {
         let date = now()
+        deleted = deleted.filter { date.timeIntervalSince($0.value) < 60 }
         for (id, document) in open {
             do {
                 let (version, snapshotVersion, updatedAt) = await (

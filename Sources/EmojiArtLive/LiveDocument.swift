@@ -20,8 +20,14 @@ public actor LiveDocument {
     private let createdAt: Date
     private(set) var updatedAt: Date
 
+    /// The state at the newest durable version: what readers see. Changes still being committed
+    /// are not shown, so nobody sees a change that might yet fail.
+    private var committed: LiveDocumentState
+
     private struct PendingCommit {
         var entry: LogEntry
+        /// The document's state once this entry is durable.
+        var state: LiveDocumentState
         /// Resumed with `false` when the entry is durable, `true` when its caller must write the
         /// next batch; nil for the caller already writing.
         var waiter: CheckedContinuation<Bool, any Error>?
@@ -42,10 +48,19 @@ public actor LiveDocument {
         self.snapshotVersion = stored.version
         self.createdAt = stored.createdAt
         self.updatedAt = stored.updatedAt
+        self.committed = LiveDocumentState(
+            id: stored.id, document: stored.document, version: stored.version, undoActionName: nil,
+            redoActionName: nil, createdAt: stored.createdAt, updatedAt: stored.updatedAt)
     }
 
-    /// The document as it is now, with what undo and redo would do.
-    public var state: LiveDocumentState {
+    /// The document at its newest durable version, with what undo and redo would do.
+    public func state() throws -> LiveDocumentState {
+        try checkOpen()
+        return committed
+    }
+
+    /// The in-memory state, including changes still being committed.
+    private var workingState: LiveDocumentState {
         LiveDocumentState(
             id: id, document: session.document, version: version, undoActionName: session.history.undoActionName,
             redoActionName: session.history.redoActionName, createdAt: createdAt, updatedAt: updatedAt)
@@ -64,10 +79,13 @@ public actor LiveDocument {
             throw LiveDocumentError.conflict(
                 currentVersion: version, reason: "the document is at version \(version), older than \(baseVersion).")
         }
-        guard !edits.isEmpty else { return state }
+        guard !edits.isEmpty else { return workingState }
         do {
             try session.perform(edits, gesture: gesture)
-        } catch let error as EmojiArtError where baseVersion < version {
+        } catch let error as EmojiArtError
+            where baseVersion < version && (error.code == .unknownEmoji || error.code == .outOfRange)
+        {
+            // Its emojis were deleted or moved by a change the client hadn't seen.
             throw LiveDocumentError.conflict(currentVersion: version, reason: error.description)
         }
         return try await commit(edits)
@@ -76,14 +94,14 @@ public actor LiveDocument {
     /// Undoes the last step of the shared history; unchanged state if there is nothing to undo.
     public func undo() async throws -> LiveDocumentState {
         try checkOpen()
-        guard let applied = try session.undo() else { return state }
+        guard let applied = try session.undo() else { return workingState }
         return try await commit(applied)
     }
 
     /// Redoes the last undone step; unchanged state if there is nothing to redo.
     public func redo() async throws -> LiveDocumentState {
         try checkOpen()
-        guard let applied = try session.redo() else { return state }
+        guard let applied = try session.redo() else { return workingState }
         return try await commit(applied)
     }
 
@@ -91,15 +109,15 @@ public actor LiveDocument {
     private func commit(_ applied: [Edit]) async throws -> LiveDocumentState {
         version += 1
         updatedAt = now()
-        let result = state
+        let result = workingState
         let entry = LogEntry(version: version, edits: applied, date: updatedAt)
         if isCommitting {
             let mustWriteNextBatch = try await withCheckedThrowingContinuation { waiter in
-                pending.append(PendingCommit(entry: entry, waiter: waiter))
+                pending.append(PendingCommit(entry: entry, state: result, waiter: waiter))
             }
             guard mustWriteNextBatch else { return result }
         } else {
-            pending.append(PendingCommit(entry: entry, waiter: nil))
+            pending.append(PendingCommit(entry: entry, state: result, waiter: nil))
             isCommitting = true
         }
         try await writePendingBatch()
@@ -111,19 +129,28 @@ public actor LiveDocument {
     private func writePendingBatch() async throws {
         let batch = pending
         pending = []
+        let last = batch.last?.state ?? workingState
         let summary = DocumentSummary(
-            id: id, title: session.document.title, emojiCount: session.document.emojis.count,
-            version: batch.last?.entry.version ?? version, createdAt: createdAt, updatedAt: updatedAt)
+            id: id, title: last.document.title, emojiCount: last.document.emojis.count, version: last.version,
+            createdAt: createdAt, updatedAt: last.updatedAt)
         do {
+            // A document closed meanwhile (deleted) takes no more writes.
+            if let closedReason { throw closedReason }
             try await store.append(batch.map(\.entry), to: id, summary: summary)
         } catch {
-            let failure = LiveDocumentError.storeFailed(String(describing: error))
-            closedReason = failure
+            let failure: LiveDocumentError =
+                switch error {
+                case let error as LiveDocumentError: error
+                case StoreError.notFound: .deleted
+                default: .storeFailed(String(describing: error))
+                }
+            closedReason = closedReason ?? failure
             isCommitting = false
             for commit in batch + pending { commit.waiter?.resume(throwing: failure) }
             pending = []
             throw failure
         }
+        committed = last
         for commit in batch { commit.waiter?.resume(returning: false) }
         if let next = pending.first?.waiter {
             pending[0].waiter = nil
@@ -133,8 +160,12 @@ public actor LiveDocument {
         }
     }
 
+    /// A closed copy turns every caller away: with `.deleted` if its document is gone, else with
+    /// `.unloaded`, so the library retries on a fresh copy loaded from the store. (Only the
+    /// callers whose own commit failed hear `.storeFailed`.)
     private func checkOpen() throws {
-        if let closedReason { throw closedReason }
+        guard let closedReason else { return }
+        throw closedReason == .deleted ? LiveDocumentError.deleted : LiveDocumentError.unloaded
     }
 
     /// Whether every acknowledged change is in a snapshot and nothing is being written.
@@ -146,7 +177,8 @@ public actor LiveDocument {
     func compact() async throws -> Bool {
         guard closedReason == nil, !isCommitting, pending.isEmpty, version > snapshotVersion else { return false }
         let snapshot = StoredDocument(
-            id: id, document: session.document, version: version, createdAt: createdAt, updatedAt: updatedAt)
+            id: id, document: committed.document, version: committed.version, createdAt: createdAt,
+            updatedAt: committed.updatedAt)
         try await store.saveSnapshot(snapshot)
         snapshotVersion = max(snapshotVersion, snapshot.version)
         return true

@@ -36,8 +36,9 @@ public func buildRouter(
     library: DocumentLibrary, palettes: PaletteLibrary, logger: Logger = Logger(label: "emojiart")
 ) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
-    router.middlewares.add(APIErrorMiddleware(logger: logger))
+    // Outermost first: security headers go on every response, error responses included.
     router.middlewares.add(SecurityHeadersMiddleware())
+    router.middlewares.add(APIErrorMiddleware(logger: logger))
     router.middlewares.add(
         FileMiddleware(WebEditor.publicDirectory, searchForIndexHtml: true))
     router.get("/api/health") { _, _ in

@@ -10,16 +10,22 @@ final class InstrumentedStore: DocumentStore {
     let base = InMemoryDocumentStore()
     let appendCount = Atomic<Int>(0)
     let failAppends = Atomic<Bool>(false)
+    /// Extra milliseconds each append, load and palette save takes, to force interleavings.
+    let appendDelay = Atomic<Int>(2)
+    let loadDelay = Atomic<Int>(0)
+    let saveDelay = Atomic<Int>(0)
 
     var kind: String { "instrumented" }
     func listDocuments() async throws -> [DocumentSummary] { try await base.listDocuments() }
     func createDocument(_ record: StoredDocument) async throws { try await base.createDocument(record) }
     func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
-        try await base.loadDocument(id: id)
+        let result = try await base.loadDocument(id: id)
+        try await Task.sleep(for: .milliseconds(loadDelay.load(ordering: .relaxed)))
+        return result
     }
     func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
         // Give other edits time to queue up behind this commit, as a real disk would.
-        try await Task.sleep(for: .milliseconds(2))
+        try await Task.sleep(for: .milliseconds(appendDelay.load(ordering: .relaxed)))
         if failAppends.load(ordering: .relaxed) { throw StoreError.corrupt("disk full (simulated)") }
         appendCount.add(1, ordering: .relaxed)
         try await base.append(entries, to: id, summary: summary)
@@ -27,7 +33,10 @@ final class InstrumentedStore: DocumentStore {
     func saveSnapshot(_ snapshot: StoredDocument) async throws { try await base.saveSnapshot(snapshot) }
     func deleteDocument(id: UUID) async throws -> Bool { try await base.deleteDocument(id: id) }
     func loadPalettes() async throws -> [Palette]? { try await base.loadPalettes() }
-    func savePalettes(_ palettes: [Palette]) async throws { try await base.savePalettes(palettes) }
+    func savePalettes(_ palettes: [Palette]) async throws {
+        try await Task.sleep(for: .milliseconds(saveDelay.load(ordering: .relaxed)))
+        try await base.savePalettes(palettes)
+    }
 }
 
 /// A clock the test moves by hand.
@@ -60,7 +69,7 @@ struct LiveDocumentTests {
             }
             try await group.waitForAll()
         }
-        let state = await document.state
+        let state = try await document.state()
         #expect(state.version == 200)
         #expect(state.document.emojis.count == 200)
         let stored = try #require(try await store.loadCurrent(id: created.id))
@@ -96,7 +105,7 @@ struct LiveDocumentTests {
         await #expect(throws: LiveDocumentError.self) {
             try await document.perform([emoji(3)], baseVersion: 99)
         }
-        #expect(await document.state.version == 3)
+        #expect(try await document.state().version == 3)
     }
 
     @Test func undoAndRedoAreSharedAndDurable() async throws {
@@ -146,7 +155,7 @@ struct LiveDocumentTests {
         #expect(await library.openCount == 0)
         // A request still holding the old copy is retried on a fresh one.
         await #expect(throws: LiveDocumentError.unloaded) { try await first.perform([emoji(8)], baseVersion: 1) }
-        let reopened = try #require(try await library.withDocument(created.id) { await $0.state })
+        let reopened = try #require(try await library.withDocument(created.id) { try await $0.state() })
         #expect(reopened.document == state.document)
         #expect(reopened.version == 1)
     }
@@ -161,7 +170,7 @@ struct LiveDocumentTests {
             try await library.withDocument(created.id) { try await $0.perform([emoji(2)], baseVersion: 1) }
         }
         store.failAppends.store(false, ordering: .relaxed)
-        let state = try #require(try await library.withDocument(created.id) { await $0.state })
+        let state = try #require(try await library.withDocument(created.id) { try await $0.state() })
         #expect(state.version == 1)
         #expect(state.document.emojis.count == 1)
     }
@@ -172,7 +181,7 @@ struct LiveDocumentTests {
         let document = try #require(try await library.document(created.id))
         #expect(try await library.delete(created.id))
         await #expect(throws: LiveDocumentError.deleted) { try await document.perform([emoji(1)], baseVersion: 0) }
-        #expect(try await library.withDocument(created.id) { await $0.state } == nil)
+        #expect(try await library.withDocument(created.id) { try await $0.state() } == nil)
         #expect(try await !library.delete(created.id))
     }
 
@@ -185,7 +194,76 @@ struct LiveDocumentTests {
         #expect(copy.document.emojis.count == 1)
         #expect(copy.undoActionName == nil)
         _ = try await library.withDocument(copy.id) { try await $0.perform([emoji(2)], baseVersion: 0) }
-        #expect(try await library.withDocument(created.id) { await $0.state.document.emojis.count } == 1)
+        #expect(try await library.withDocument(created.id) { try await $0.state().document.emojis.count } == 1)
+    }
+
+    @Test func readersOnlySeeDurableVersions() async throws {
+        let store = InstrumentedStore()
+        let library = makeLibrary(store: store)
+        let created = try await library.create(try EmojiArtDocument())
+        let document = try #require(try await library.document(created.id))
+        store.appendDelay.store(200, ordering: .relaxed)
+        store.failAppends.store(true, ordering: .relaxed)
+        let edit = Task { try await document.perform([emoji(1)], baseVersion: 0) }
+        try await Task.sleep(for: .milliseconds(50))
+        // While the commit is in flight, readers see version 0 without the emoji.
+        let during = try await document.state()
+        #expect(during.version == 0)
+        #expect(during.document.emojis.isEmpty)
+        await #expect(throws: LiveDocumentError.self) { try await edit.value }
+        // The failed edit was never visible, and the next one takes version 1 from the store.
+        store.appendDelay.store(0, ordering: .relaxed)
+        store.failAppends.store(false, ordering: .relaxed)
+        let next = try #require(
+            try await library.withDocument(created.id) { try await $0.perform([emoji(2)], baseVersion: 0) })
+        #expect(next.version == 1)
+        #expect(next.document.emojis.map(\.position.x) == [2])
+    }
+
+    @Test func aDeleteWinsOverALoadInFlight() async throws {
+        let store = InstrumentedStore()
+        let library = makeLibrary(store: store)
+        let created = try await library.create(try EmojiArtDocument())
+        // A second library has nothing open: its first request loads from the store, slowly.
+        let fresh = makeLibrary(store: store)
+        store.loadDelay.store(200, ordering: .relaxed)
+        let read = Task { try await fresh.withDocument(created.id) { try await $0.state() } }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await fresh.delete(created.id))
+        #expect(try await read.value == nil)
+        #expect(try await fresh.withDocument(created.id) { try await $0.state() } == nil)
+        #expect(await fresh.openCount == 0)
+    }
+
+    @Test func editsQueuedBehindADeleteAreToldItWasDeleted() async throws {
+        let store = InstrumentedStore()
+        let library = makeLibrary(store: store)
+        let created = try await library.create(try EmojiArtDocument())
+        let document = try #require(try await library.document(created.id))
+        store.appendDelay.store(100, ordering: .relaxed)
+        let edits = (0..<5).map { x in Task { try await document.perform([emoji(x)], baseVersion: 0) } }
+        try await Task.sleep(for: .milliseconds(30))
+        #expect(try await library.delete(created.id))
+        for edit in edits.dropFirst() {
+            await #expect(throws: LiveDocumentError.deleted) { try await edit.value }
+        }
+    }
+
+    @Test func concurrentPaletteChangesAreAllKept() async throws {
+        let store = InstrumentedStore()
+        store.saveDelay.store(5, ordering: .relaxed)
+        let palettes = PaletteLibrary(store: store)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<30 {
+                group.addTask {
+                    _ = try await palettes.update { try $0.insert(Palette(name: "P\(index)", emojis: "😀")) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await palettes.palettes().count == 39)
+        #expect(try await store.loadPalettes()?.count == 39)
+        #expect(try await PaletteLibrary(store: store).palettes().count == 39)
     }
 
     @Test func palettesStartWithTheBuiltInsAndPersist() async throws {

@@ -65,6 +65,9 @@ struct DocumentsAPITests {
             let nowhere = try await api.request(.get, "/api/nowhere")
             #expect(nowhere.status == .notFound)
             #expect(nowhere.errorMessage == "There is nothing at this address.")
+            // Error answers carry the security headers too.
+            #expect(nowhere.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+            #expect(nowhere.headers[.xContentTypeOptions] == "nosniff")
         }
     }
 

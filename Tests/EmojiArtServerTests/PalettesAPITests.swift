@@ -30,7 +30,9 @@ struct PalettesAPITests {
             #expect(try await palettes(api).first?["name"] as? String == "<script>")
             let badName = try await api.request(.patch, "/api/palettes/\(id)", json: ["name": ""])
             #expect(badName.status == .unprocessableContent)
-            #expect(try await api.request(.patch, "/api/palettes/\(UUID())", json: ["name": "x"]).status == .notFound)
+            let unknown = try await api.request(.patch, "/api/palettes/\(UUID())", json: ["name": "x"])
+            #expect(unknown.status == .notFound)
+            #expect(unknown.errorCode == "not_found")
         }
     }
 

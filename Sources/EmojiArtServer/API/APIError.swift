@@ -39,16 +39,14 @@ struct APIError: Error, Equatable {
         case let error as APIError:
             self = error
         case let error as EmojiArtError:
-            let status: HTTPResponse.Status =
-                switch error.code {
-                case .lastPalette: .conflict
-                case .unknownPalette: .notFound
-                default: .unprocessableContent
-                }
             // A field path ("emojis[0].size: …") stays as the file spells it; a bare message
             // becomes a sentence.
             let message = error.path == nil ? error.message.sentenceCased : error.description
-            self.init(status: status, code: error.code.rawValue, message: message)
+            switch error.code {
+            case .unknownPalette: self = .notFound(message)
+            case .lastPalette: self.init(status: .conflict, code: error.code.rawValue, message: message)
+            default: self.init(status: .unprocessableContent, code: error.code.rawValue, message: message)
+            }
         case let error as LiveDocumentError:
             switch error {
             case .conflict: self.init(status: .conflict, code: "conflict", message: error.description.sentenceCased)

@@ -46,7 +46,7 @@ struct DocumentsController {
 
     @Sendable func show(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
         let id = try documentID(context)
-        return DocumentStateBody(try await withDocument(id) { await $0.state })
+        return DocumentStateBody(try await withDocument(id) { try await $0.state() })
     }
 
     @Sendable func rename(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
@@ -56,7 +56,7 @@ struct DocumentsController {
         }
         return DocumentStateBody(
             try await withDocument(id) { document in
-                try await document.perform([.retitle(title)], baseVersion: await document.state.version)
+                try await document.perform([.retitle(title)], baseVersion: try await document.state().version)
             })
     }
 
@@ -97,7 +97,7 @@ struct DocumentsController {
             throw APIError.badRequest(
                 "Unknown format \"\(formatName.prefix(40))\"; use native, cs193p-2023 or cs193p-2021.")
         }
-        let state = try await withDocument(id) { await $0.state }
+        let state = try await withDocument(id) { try await $0.state() }
         let encoded = EmojiArtFile.write(state.document, as: format)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
@@ -136,10 +136,14 @@ struct DocumentsController {
                 status: .unsupportedMediaType, code: "unsupported_media_type",
                 message: "A background image must be a PNG, JPEG, GIF or WebP file.")
         }
-        let baseVersion = request.uri.queryParameters.get("baseVersion").flatMap { Int($0) }
+        let baseVersionText = request.uri.queryParameters.get("baseVersion")
+        let baseVersion = baseVersionText.flatMap { Int($0) }
+        if baseVersionText != nil, baseVersion == nil {
+            throw APIError.badRequest("baseVersion must be a whole number.")
+        }
         return DocumentStateBody(
             try await withDocument(id) { document in
-                let version = if let baseVersion { baseVersion } else { await document.state.version }
+                let version = if let baseVersion { baseVersion } else { try await document.state().version }
                 return try await document.perform(
                     [.setBackground(.image(data: data, mimeType: mimeType))], baseVersion: version)
             })
