@@ -12,7 +12,9 @@ import NIOHTTP1
 /// network: every hop's host is resolved here, checked against the ``AddressPolicy`` and then
 /// connected to at exactly that address; redirects are followed by hand (at most
 /// ``Limits/maximumRedirects``); the size cap is enforced while streaming; only 2xx answers
-/// count; the bytes, not the headers, decide the image type.
+/// count; the bytes, not the headers, decide the image type, and the file is read to its end
+/// (``ImageInfo``), so a truncated download is a failure. SVG is refused: it is a document that
+/// can carry scripts and external references, not a picture we can check.
 public struct ImageFetcher: Sendable {
     /// The documented limits (docs/API.md).
     public struct Limits: Sendable {
@@ -112,8 +114,10 @@ public struct ImageFetcher: Sendable {
                 }
                 bytes.append(contentsOf: chunk.readableBytesView)
             }
-            guard let mimeType = ImageSignature.mimeType(of: bytes) else { throw FetchError.notAnImage }
-            return .image(FetchedImage(url: url, data: bytes, mimeType: mimeType))
+            // Read to the end: a truncated or corrupted file is a failure, not a broken picture.
+            guard let info = try? ImageInfo(bytes) else { throw FetchError.notAnImage }
+            return .image(
+                FetchedImage(url: url, data: bytes, mimeType: info.mimeType, width: info.width, height: info.height))
         } catch let error as FetchError {
             throw error
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .connectTimeout {
@@ -153,6 +157,9 @@ public struct FetchedImage: Sendable, Equatable {
     public var url: URL
     public var data: Data
     public var mimeType: String
+    /// Pixel size.
+    public var width: Int
+    public var height: Int
 }
 
 /// Why a fetch failed, as the "Set Background" alert says it.
@@ -174,7 +181,7 @@ public enum FetchError: Error, Equatable, CustomStringConvertible {
         case .tooLarge(let limit): "The image is larger than \(limit / (1024 * 1024)) MB."
         case .tooManyRedirects(let limit): "The address redirected more than \(limit) times."
         case .timedOut: "The image server took too long to answer."
-        case .notAnImage: "That is not a PNG, JPEG, GIF or WebP image."
+        case .notAnImage: "That is not a complete PNG, JPEG, GIF or WebP image."
         case .network(let detail): "The image could not be downloaded (\(detail))."
         }
     }

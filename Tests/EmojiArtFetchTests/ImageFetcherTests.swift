@@ -6,7 +6,11 @@ import Testing
 
 /// A local image server for the fetcher's tests (no test ever reaches another machine).
 enum StubImageServer {
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 100)
+    /// A real 7×5 PNG (Tests/Fixtures/images/red-7x5.png).
+    static let png: [UInt8] = Array(
+        (try? Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/images/red-7x5.png"))) ?? Data())
 
     static func bytes(_ bytes: [UInt8], type: String = "image/png") -> Response {
         var headers = HTTPFields()
@@ -36,13 +40,13 @@ enum StubImageServer {
                 Array("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>".utf8),
                 type: "image/svg+xml")
         }
-        router.get("/truncated.png") { _, _ in bytes(Array(png.prefix(4))) }
+        router.get("/truncated.png") { _, _ in bytes(Array(png.dropLast(12))) }
         router.get("/huge") { _, _ in
             // 21 MiB streamed without a Content-Length: the cap must hold while streaming.
             Response(
                 status: .ok, headers: [.contentType: "image/png"],
                 body: .init { writer in
-                    try await writer.write(ByteBuffer(bytes: png))
+                    try await writer.write(ByteBuffer(bytes: png.dropLast(12)))
                     let chunk = ByteBuffer(repeating: 0, count: 1024 * 1024)
                     for _ in 0..<21 { try await writer.write(chunk) }
                     try await writer.finish(nil)
@@ -105,6 +109,8 @@ struct ImageFetcherTests {
             let direct = try await fetcher(stubOnly).fetch(URL(string: "\(base)/cat.png")!)
             #expect(direct.data == Data(StubImageServer.png))
             #expect(direct.mimeType == "image/png")
+            #expect(direct.width == 7)
+            #expect(direct.height == 5)
             let redirected = try await fetcher(stubOnly).fetch(URL(string: "\(base)/redirect")!)
             #expect(redirected.url.absoluteString == "\(base)/cat.png")
             let relative = try await fetcher(stubOnly).fetch(URL(string: "\(base)/dir/relative")!)
