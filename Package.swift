@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The pure core: model, edits, undo, file formats, palettes. Foundation at most.
@@ -25,7 +26,10 @@ let package = Package(
         // Persistence: the DocumentStore protocol, an in-memory store for tests, SQLite through GRDB.
         .target(
             name: "EmojiArtStore",
-            dependencies: ["EmojiArtKit", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "EmojiArtKit", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Fetching from the network: the address policy that keeps fetches off private networks.
         .target(

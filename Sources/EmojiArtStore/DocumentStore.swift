@@ -38,6 +38,12 @@ public protocol DocumentStore: Sendable {
 
     /// Replaces the stored palettes.
     func savePalettes(_ palettes: [Palette]) async throws
+
+    /// Stores an image; storing the same bytes again changes nothing.
+    func saveImage(_ image: StoredImage) async throws
+
+    /// The image with this id (its SHA-256), or nil.
+    func loadImage(id: String) async throws -> StoredImage?
 }
 
 /// A document snapshot with its identity and metadata.

@@ -9,6 +9,7 @@ public final class InMemoryDocumentStore: DocumentStore {
         var summaries: [UUID: DocumentSummary] = [:]
         var logs: [UUID: [LogEntry]] = [:]
         var palettes: [Palette]?
+        var images: [String: StoredImage] = [:]
     }
 
     private let contents = Mutex(Contents())
@@ -69,6 +70,16 @@ public final class InMemoryDocumentStore: DocumentStore {
 
     public func savePalettes(_ palettes: [Palette]) async throws {
         contents.withLock { $0.palettes = palettes }
+    }
+
+    public func saveImage(_ image: StoredImage) async throws {
+        contents.withLock { contents in
+            if contents.images[image.id] == nil { contents.images[image.id] = image }
+        }
+    }
+
+    public func loadImage(id: String) async throws -> StoredImage? {
+        contents.withLock { $0.images[id] }
     }
 
     /// How many log entries a document has (for compaction tests).

@@ -67,6 +67,19 @@ public final class SQLiteDocumentStore: DocumentStore {
                     );
                     """)
         }
+        migrator.registerMigration("v2 content-addressed images") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE image (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        mimeType TEXT NOT NULL,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        bytes BLOB NOT NULL,
+                        createdAt REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 
@@ -201,6 +214,26 @@ public final class SQLiteDocumentStore: DocumentStore {
                     sql: "INSERT INTO palette (id, position, name, emojis) VALUES (?, ?, ?, ?)",
                     arguments: [palette.id.uuidString, position, palette.name, palette.emojis])
             }
+        }
+    }
+
+    public func saveImage(_ image: StoredImage) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql:
+                    "INSERT OR IGNORE INTO image (id, mimeType, width, height, bytes, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    image.id, image.mimeType, image.width, image.height, image.data, Date().timeIntervalSince1970,
+                ])
+        }
+    }
+
+    public func loadImage(id: String) async throws -> StoredImage? {
+        let row = try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT mimeType, width, height, bytes FROM image WHERE id = ?", arguments: [id])
+        }
+        return row.map {
+            StoredImage(id: id, mimeType: $0["mimeType"], width: $0["width"], height: $0["height"], data: $0["bytes"])
         }
     }
 

@@ -10,11 +10,8 @@ from playwright.sync_api import Page, expect
 
 FIXTURES = Path(os.environ.get("EMOJIART_FIXTURES", Path(__file__).resolve().parents[1] / "Fixtures"))
 
-# A 1×1 transparent PNG.
-PNG_1X1 = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
-)
+# A real 7×5 PNG (the server reads images to the end and refuses broken ones).
+PNG_IMAGE = (Path(__file__).resolve().parents[1] / "Fixtures" / "images" / "red-7x5.png").read_bytes()
 
 
 def open_editor(page: Page, doc: dict) -> None:

@@ -4,7 +4,7 @@ import math
 
 from playwright.sync_api import expect
 
-from helpers import PNG_1X1, drag, drop_data, drop_files, emoji, open_editor, paste, screen_point, view, wait_version
+from helpers import PNG_IMAGE, drag, drop_data, drop_files, emoji, open_editor, paste, screen_point, view, wait_version
 
 
 def position(doc, emoji_id):
@@ -267,7 +267,7 @@ def test_dropping_a_url_or_an_image_file_sets_the_background(page, api):
     wait_version(page, doc["version"] + 2)
     assert api.get(doc)["background"]["url"] == "https://example.com/real.png"
 
-    drop_files(page, "#canvas", [("dot.png", PNG_1X1, "image/png")])
+    drop_files(page, "#canvas", [("dot.png", PNG_IMAGE, "image/png")])
     wait_version(page, doc["version"] + 3)
     background = api.get(doc)["background"]
     assert background["kind"] == "image" and background["mimeType"] == "image/png"

@@ -33,6 +33,8 @@ final class InstrumentedStore: DocumentStore {
     func saveSnapshot(_ snapshot: StoredDocument) async throws { try await base.saveSnapshot(snapshot) }
     func deleteDocument(id: UUID) async throws -> Bool { try await base.deleteDocument(id: id) }
     func loadPalettes() async throws -> [Palette]? { try await base.loadPalettes() }
+    func saveImage(_ image: StoredImage) async throws { try await base.saveImage(image) }
+    func loadImage(id: String) async throws -> StoredImage? { try await base.loadImage(id: id) }
     func savePalettes(_ palettes: [Palette]) async throws {
         try await Task.sleep(for: .milliseconds(saveDelay.load(ordering: .relaxed)))
         try await base.savePalettes(palettes)

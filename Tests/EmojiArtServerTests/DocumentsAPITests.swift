@@ -220,7 +220,7 @@ struct DocumentsAPITests {
     @Test func backgroundUploadsMustBeImages() async throws {
         try await withAPI { api in
             let id = try await api.createDocument()
-            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+            let png = Array(try Data(contentsOf: fixturesDirectory.appendingPathComponent("images/red-7x5.png")))
             let reply = try await api.request(.put, "/api/documents/\(id)/background?baseVersion=0", bytes: png)
             #expect(reply.status == .ok)
             let background = try #require(reply.json["background"] as? [String: Any])
@@ -229,6 +229,12 @@ struct DocumentsAPITests {
             #expect(reply.json["undoActionName"] as? String == "Set Background")
             let html = try await api.request(.put, "/api/documents/\(id)/background", bytes: Array("<html>".utf8))
             #expect(html.status == .unsupportedMediaType)
+            let truncated = try await api.request(
+                .put, "/api/documents/\(id)/background", bytes: Array(png.dropLast(12)))
+            #expect(truncated.status == .unprocessableContent)
+            #expect(truncated.errorMessage?.contains("truncated") == true)
+            let badBase = try await api.request(.put, "/api/documents/\(id)/background?baseVersion=abc", bytes: png)
+            #expect(badBase.status == .badRequest)
         }
     }
 }

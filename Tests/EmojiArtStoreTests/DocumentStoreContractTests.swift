@@ -153,6 +153,22 @@ struct DocumentStoreContractTests {
         #expect(try await store.loadPalettes() == [palettes[3]])
     }
 
+    @Test(arguments: Kind.allCases)
+    func imagesAreStoredOncePerContent(kind: Kind) async throws {
+        let store = try kind.makeStore()
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/images")
+        let image = try StoredImage(data: try Data(contentsOf: fixtures.appendingPathComponent("red-7x5-lossy.webp")))
+        #expect(image.id == StoredImage.id(of: image.data))
+        #expect(StoredImage.isID(image.id))
+        #expect(image.mimeType == "image/webp")
+        #expect(try await store.loadImage(id: image.id) == nil)
+        try await store.saveImage(image)
+        try await store.saveImage(image)
+        #expect(try await store.loadImage(id: image.id) == image)
+        #expect(try await store.loadImage(id: StoredImage.id(of: Data("other".utf8))) == nil)
+    }
+
     @Test func theSQLiteFileSurvivesReopening() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reopen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -129,13 +129,8 @@ struct DocumentsController {
         -> DocumentStateBody
     {
         let id = try documentID(context)
-        let bytes = try await collect(request, limit: BodyLimits.backgroundImage)
-        let data = Data(bytes)
-        guard let mimeType = ImageSignature.mimeType(of: data) else {
-            throw APIError(
-                status: .unsupportedMediaType, code: "unsupported_media_type",
-                message: "A background image must be a PNG, JPEG, GIF or WebP file.")
-        }
+        let image = try ImagesController.validatedImage(try await collect(request, limit: BodyLimits.backgroundImage))
+        let (data, mimeType) = (image.data, image.mimeType)
         let baseVersionText = request.uri.queryParameters.get("baseVersion")
         let baseVersion = baseVersionText.flatMap { Int($0) }
         if baseVersionText != nil, baseVersion == nil {

@@ -1,0 +1,65 @@
+import EmojiArtKit
+import EmojiArtStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/api/images`: content-addressed image bytes. The browser loads background images from here
+/// rather than from third parties; an image's URL never changes content, so it is cached forever.
+struct ImagesController {
+    let store: any DocumentStore
+
+    struct ImageBody: ResponseEncodable {
+        var id: String
+        var url: String
+        var mimeType: String
+        var width: Int
+        var height: Int
+
+        init(_ image: StoredImage) {
+            id = image.id
+            url = "/api/images/\(image.id)"
+            mimeType = image.mimeType
+            width = image.width
+            height = image.height
+        }
+    }
+
+    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+        group.post(use: upload)
+        group.get(":id", use: show)
+    }
+
+    @Sendable func upload(_ request: Request, context: BasicRequestContext) async throws -> EditedResponse<ImageBody> {
+        let image = try Self.validatedImage(try await collect(request, limit: BodyLimits.backgroundImage))
+        try await store.saveImage(image)
+        return EditedResponse(status: .created, response: ImageBody(image))
+    }
+
+    @Sendable func show(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id"), StoredImage.isID(id), let image = try await store.loadImage(id: id)
+        else { throw APIError.notFound("There is no image with that id.") }
+        var headers = HTTPFields()
+        let etag = "\"\(image.id)\""
+        headers[.eTag] = etag
+        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: {
+            $0.trimmingCharacters(in: .whitespaces) == etag
+        }) == true {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = image.mimeType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
+    }
+
+    /// A whole PNG, JPEG, GIF or WebP image: 415 for anything else, 422 for a broken one.
+    static func validatedImage(_ bytes: [UInt8]) throws -> StoredImage {
+        let data = Data(bytes)
+        guard ImageSignature.mimeType(of: data) != nil else {
+            throw APIError(
+                status: .unsupportedMediaType, code: "unsupported_media_type",
+                message: "An image must be a PNG, JPEG, GIF or WebP file.")
+        }
+        return try StoredImage(data: data)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Testing
+
+@Suite("The images API: content-addressed, cached forever")
+struct ImagesAPITests {
+    func fixtureImage(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: fixturesDirectory.appendingPathComponent("images/\(name)")))
+    }
+
+    @Test func uploadedImagesAreServedByTheirHash() async throws {
+        try await withAPI { api in
+            let jpeg = try fixtureImage("red-7x5.jpg")
+            let uploaded = try await api.request(.post, "/api/images", bytes: jpeg)
+            #expect(uploaded.status == .created)
+            let id = try #require(uploaded.json["id"] as? String)
+            #expect(id.count == 64)
+            #expect(uploaded.json["url"] as? String == "/api/images/\(id)")
+            #expect(uploaded.json["mimeType"] as? String == "image/jpeg")
+            #expect(uploaded.json["width"] as? Int == 7)
+            #expect(uploaded.json["height"] as? Int == 5)
+            // The same bytes again: the same image.
+            #expect(try await api.request(.post, "/api/images", bytes: jpeg).json["id"] as? String == id)
+
+            let served = try await api.request(.get, "/api/images/\(id)")
+            #expect(served.status == .ok)
+            #expect(served.bytes == jpeg)
+            #expect(served.headers[.contentType] == "image/jpeg")
+            #expect(served.headers[.eTag] == "\"\(id)\"")
+            #expect(served.headers[.cacheControl] == "public, max-age=31536000, immutable")
+
+            let cached = try await api.client.execute(
+                uri: "/api/images/\(id)", method: .get, headers: [.ifNoneMatch: "\"\(id)\""]
+            ) { $0 }
+            #expect(cached.status == .notModified)
+            #expect(cached.body.readableBytes == 0)
+        }
+    }
+
+    @Test func badImagesAndUnknownIdsAreRefused() async throws {
+        try await withAPI { api in
+            let html = try await api.request(.post, "/api/images", bytes: Array("<html>".utf8))
+            #expect(html.status == .unsupportedMediaType)
+            let gif = try fixtureImage("anim-4x6.gif")
+            let truncated = try await api.request(.post, "/api/images", bytes: Array(gif.dropLast(1)))
+            #expect(truncated.status == .unprocessableContent)
+            #expect(truncated.errorCode == "invalid_background")
+            for path in [
+                "/api/images/\(String(repeating: "a", count: 64))", "/api/images/not-a-hash", "/api/images/../x",
+            ] {
+                let reply = try await api.request(.get, path)
+                #expect((400..<500).contains(reply.status.code), "\(path)")
+            }
+            let big = try await api.request(
+                .post, "/api/images", bytes: [UInt8](repeating: 0, count: 16 * 1024 * 1024 + 1))
+            #expect(big.status == .contentTooLarge)
+        }
+    }
+}
