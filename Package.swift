@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "EmojiArtServer",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "EmojiArtCLI",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtServer",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtServer", "EmojiArtFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EmojiArtFetch
 import EmojiArtServer
 import EmojiArtStore
 import Foundation
@@ -31,6 +32,13 @@ extension EmojiArtCommand {
 
         @Option(
             help: """
+                Hosts or address ranges background images may also be fetched from, besides public \
+                addresses, e.g. 127.0.0.1/32,images.internal ($EMOJIART_FETCH_ALLOW).
+                """)
+        var fetchAllow: String?
+
+        @Option(
+            help: """
                 full: fsync every commit (survives power loss); normal: survives the server being killed, \
                 not the machine crashing ($EMOJIART_DURABILITY).
                 """)
@@ -50,6 +58,11 @@ extension EmojiArtCommand {
             configuration.port = port
             configuration.durability = SQLiteDocumentStore.Durability(rawValue: durability) ?? .full
             configuration.dataDirectory = memory ? nil : (data ?? ServerConfiguration.defaultDataDirectory)
+            if let fetchAllow {
+                let allowsPublic = configuration.fetchPolicy.allowsPublicAddresses
+                configuration.fetchPolicy = AddressPolicy(allowing: fetchAllow)
+                configuration.fetchPolicy.allowsPublicAddresses = allowsPublic
+            }
             var logger = Logger(label: "emojiart")
             logger.logLevel = .info
             let storeDescription = configuration.databasePath ?? "memory (nothing is saved)"

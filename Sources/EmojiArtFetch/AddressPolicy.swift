@@ -11,10 +11,19 @@ import Foundation
 public struct AddressPolicy: Sendable {
     public var allowedHosts: Set<String>
     public var allowedRanges: [AddressRange]
+    /// False refuses every address not explicitly allowed — and names not in ``allowedHosts``
+    /// before any DNS lookup. Test runs use it so nothing ever leaves the machine
+    /// (`EMOJIART_FETCH_PUBLIC=0`).
+    public var allowsPublicAddresses = true
 
     public init(allowedHosts: Set<String> = [], allowedRanges: [AddressRange] = []) {
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
         self.allowedRanges = allowedRanges
+    }
+
+    /// Whether `host` is refused without being resolved.
+    public func refusesWithoutLookup(host: String) -> Bool {
+        !allowsPublicAddresses && IPAddress(host) == nil && !allowedHosts.contains(host.lowercased())
     }
 
     /// Parses a comma-separated list of host names and CIDR ranges, e.g. `127.0.0.1/32,localhost`.
@@ -44,8 +53,13 @@ public struct AddressPolicy: Sendable {
         if let embedded = address.embeddedIPv4 {
             return refusal(host: host, address: .v4(embedded)).map { "\($0) (inside the IPv6 address \(address))" }
         }
+        guard allowsPublicAddresses else {
+            return "\(host) is not on the list of allowed hosts (public addresses are turned off)."
+        }
         if let range = AddressPolicy.blockedRanges.first(where: { $0.contains(address) }) {
-            return "\(host) is \(address), in \(range), which is not a public address."
+            let name = host == address.description ? host : "\(host) is \(address), which"
+            return "\(name) is in \(range), which is not a public address.".replacingOccurrences(
+                of: ", which is in", with: ", in")
         }
         return nil
     }

@@ -129,6 +129,9 @@ public struct ImageFetcher: Sendable {
 
     /// The first address of `host` the policy permits; refused if it permits none.
     private func permittedAddress(for host: String) async throws(FetchError) -> IPAddress {
+        if policy.refusesWithoutLookup(host: host) {
+            throw .refused("\(host) is not on the list of allowed hosts (public addresses are turned off).")
+        }
         let addresses: [IPAddress]
         if let literal = IPAddress(host) {
             addresses = [literal]

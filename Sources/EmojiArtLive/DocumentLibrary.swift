@@ -21,6 +21,8 @@ public actor DocumentLibrary {
     }
 
     public nonisolated let store: any DocumentStore
+    /// Fetches and keeps background images; nil leaves every background state `none`.
+    public nonisolated let images: BackgroundImages?
     private let settings: Settings
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -33,10 +35,11 @@ public actor DocumentLibrary {
     private var deleted: [UUID: Date] = [:]
 
     public init(
-        store: any DocumentStore, settings: Settings = Settings(), logger: Logger = Logger(label: "emojiart.library"),
-        now: @escaping @Sendable () -> Date = Date.init
+        store: any DocumentStore, images: BackgroundImages? = nil, settings: Settings = Settings(),
+        logger: Logger = Logger(label: "emojiart.library"), now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
+        self.images = images
         self.settings = settings
         self.logger = logger
         self.now = now
@@ -85,12 +88,17 @@ public actor DocumentLibrary {
             return deleted[id] == nil ? document : nil
         }
         let store = self.store
+        let images = self.images
         let settings = self.settings
         let now = self.now
         // Concurrent requests for a document being loaded share this one load.
         let task = Task<LiveDocument?, any Error> {
             guard let stored = try await store.loadCurrent(id: id) else { return nil }
-            return LiveDocument(stored: stored, store: store, undoLimit: settings.undoLimit, now: now)
+            let document = LiveDocument(
+                stored: stored, store: store, images: images, undoLimit: settings.undoLimit, now: now)
+            // Opening a document whose background is a URL starts the fetch (or uses the store).
+            await document.refreshBackground()
+            return document
         }
         loading[id] = task
         defer { loading[id] = nil }

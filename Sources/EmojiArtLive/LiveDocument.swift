@@ -11,6 +11,15 @@ import Foundation
 public actor LiveDocument {
     public nonisolated let id: UUID
     private let store: any DocumentStore
+    private let images: BackgroundImages?
+
+    /// The background image's state, for the committed background.
+    private var backgroundState: BackgroundState = .none
+    /// The background ``backgroundState`` is about.
+    private var backgroundSource: Background = .none
+    /// Identifies the current fetch: a result carrying another token was superseded.
+    private var backgroundToken = UUID()
+    private var backgroundTask: Task<Void, Never>?
     private let now: @Sendable () -> Date
 
     private var session: EditingSession
@@ -39,9 +48,13 @@ public actor LiveDocument {
     /// be trusted, so every later call fails and the library opens a fresh copy from the store.
     private var closedReason: LiveDocumentError?
 
-    init(stored: StoredDocument, store: any DocumentStore, undoLimit: Int, now: @escaping @Sendable () -> Date) {
+    init(
+        stored: StoredDocument, store: any DocumentStore, images: BackgroundImages? = nil, undoLimit: Int,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.id = stored.id
         self.store = store
+        self.images = images
         self.now = now
         self.session = EditingSession(document: stored.document, undoLimit: undoLimit)
         self.version = stored.version
@@ -56,7 +69,57 @@ public actor LiveDocument {
     /// The document at its newest durable version, with what undo and redo would do.
     public func state() throws -> LiveDocumentState {
         try checkOpen()
-        return committed
+        var state = committed
+        state.backgroundState = backgroundState
+        return state
+    }
+
+    /// Brings the background state up to date with the committed background: starts fetching a
+    /// URL (or checking embedded bytes), superseding any fetch in flight — whose late result,
+    /// success or failure, is then ignored.
+    func refreshBackground() {
+        let background = committed.document.background
+        guard background != backgroundSource || backgroundTask == nil && backgroundState == .none else { return }
+        backgroundSource = background
+        backgroundTask?.cancel()
+        backgroundTask = nil
+        let token = UUID()
+        backgroundToken = token
+        guard let images else {
+            backgroundState = .none
+            return
+        }
+        switch background {
+        case .none:
+            backgroundState = .none
+        case .url(let documentURL):
+            let url = ImageAddress.unwrapped(documentURL)
+            backgroundState = .fetching(url: url)
+            backgroundTask = Task {
+                let result = await images.image(for: url)
+                self.finishBackground(token: token, url: url, result: result)
+            }
+        case .image(let data, _):
+            backgroundState = .fetching(url: nil)
+            backgroundTask = Task {
+                let result = await images.store(data)
+                self.finishBackground(token: token, url: nil, result: result)
+            }
+        }
+    }
+
+    private func finishBackground(token: UUID, url: URL?, result: Result<StoredImage, BackgroundImageError>) {
+        guard token == backgroundToken else { return }  // superseded by a newer background
+        backgroundTask = nil
+        switch result {
+        case .success(let image):
+            backgroundState = .found(imageID: image.id, width: image.width, height: image.height)
+        case .failure(let error):
+            let reason =
+                url.map { "Couldn't load image from \($0.absoluteString): \(error.reason)" }
+                ?? "Couldn't use the embedded image: \(error.reason)"
+            backgroundState = .failed(url: url, reason: reason)
+        }
     }
 
     /// The in-memory state, including changes still being committed.
@@ -115,13 +178,20 @@ public actor LiveDocument {
             let mustWriteNextBatch = try await withCheckedThrowingContinuation { waiter in
                 pending.append(PendingCommit(entry: entry, state: result, waiter: waiter))
             }
-            guard mustWriteNextBatch else { return result }
+            guard mustWriteNextBatch else { return withBackgroundState(result) }
         } else {
             pending.append(PendingCommit(entry: entry, state: result, waiter: nil))
             isCommitting = true
         }
         try await writePendingBatch()
-        return result
+        return withBackgroundState(result)
+    }
+
+    /// A state with the background state as it is now (after the commit that produced it).
+    private func withBackgroundState(_ state: LiveDocumentState) -> LiveDocumentState {
+        var state = state
+        state.backgroundState = backgroundState
+        return state
     }
 
     /// Writes every pending entry in one transaction, then hands the next batch (if any) to the
@@ -151,6 +221,7 @@ public actor LiveDocument {
             throw failure
         }
         committed = last
+        refreshBackground()
         for commit in batch { commit.waiter?.resume(returning: false) }
         if let next = pending.first?.waiter {
             pending[0].waiter = nil
@@ -188,12 +259,14 @@ public actor LiveDocument {
     func closeIfSettled() -> Bool {
         guard isSettled else { return false }
         closedReason = .unloaded
+        backgroundTask?.cancel()
         return true
     }
 
     /// Stops serving this copy at once (the document was deleted).
     func close(reason: LiveDocumentError) {
         closedReason = reason
+        backgroundTask?.cancel()
     }
 }
 
@@ -206,6 +279,8 @@ public struct LiveDocumentState: Sendable, Equatable {
     public var redoActionName: String?
     public var createdAt: Date
     public var updatedAt: Date
+    /// Where the server is in getting the background image (for the committed background).
+    public var backgroundState: BackgroundState = .none
 }
 
 /// Why a live document refused a request.

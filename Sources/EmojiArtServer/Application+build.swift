@@ -1,3 +1,4 @@
+import EmojiArtFetch
 import EmojiArtLive
 import EmojiArtStore
 import Foundation
@@ -14,7 +15,12 @@ public func buildApplication(
     onRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let store = try configuration.makeStore()
-    let library = DocumentLibrary(store: store, settings: configuration.library, logger: logger)
+    let fetcher = ImageFetcher(policy: configuration.fetchPolicy, limits: configuration.fetchLimits)
+    let images = BackgroundImages(store: store) { url in
+        let fetched = try await fetcher.fetch(url)
+        return try StoredImage(data: fetched.data)
+    }
+    let library = DocumentLibrary(store: store, images: images, settings: configuration.library, logger: logger)
     let palettes = PaletteLibrary(store: store)
     let router = buildRouter(library: library, palettes: palettes, logger: logger)
     let host = configuration.host

@@ -1,3 +1,4 @@
+import EmojiArtFetch
 import EmojiArtLive
 import EmojiArtStore
 import Foundation
@@ -12,6 +13,17 @@ public struct ServerConfiguration: Sendable {
     /// How often idle documents are compacted and unloaded.
     public var maintenanceInterval: Duration = .seconds(1)
     public var library = DocumentLibrary.Settings()
+    /// Where background images may be fetched from: public addresses only, plus these
+    /// exceptions (`--fetch-allow`, `$EMOJIART_FETCH_ALLOW`, e.g. `127.0.0.1/32,images.internal`).
+    /// `EMOJIART_FETCH_PUBLIC=0` refuses everything not allowed (the tests run that way).
+    public var fetchPolicy: AddressPolicy = {
+        let environment = ProcessInfo.processInfo.environment
+        var policy = AddressPolicy(allowing: environment["EMOJIART_FETCH_ALLOW"] ?? "")
+        policy.allowsPublicAddresses = environment["EMOJIART_FETCH_PUBLIC"] != "0"
+        return policy
+    }()
+    /// Fetch limits: 5 redirects, 5 s to connect, 20 s in all, 20 MB.
+    public var fetchLimits = ImageFetcher.Limits()
 
     public init() {}
 

@@ -44,6 +44,12 @@ public protocol DocumentStore: Sendable {
 
     /// The image with this id (its SHA-256), or nil.
     func loadImage(id: String) async throws -> StoredImage?
+
+    /// Remembers which image a URL gave, so it is not downloaded again.
+    func saveImageSource(_ url: String, imageID: String) async throws
+
+    /// The image a URL gave before, or nil.
+    func imageID(forSource url: String) async throws -> String?
 }
 
 /// A document snapshot with its identity and metadata.

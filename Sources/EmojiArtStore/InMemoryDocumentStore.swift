@@ -10,6 +10,7 @@ public final class InMemoryDocumentStore: DocumentStore {
         var logs: [UUID: [LogEntry]] = [:]
         var palettes: [Palette]?
         var images: [String: StoredImage] = [:]
+        var imageSources: [String: String] = [:]
     }
 
     private let contents = Mutex(Contents())
@@ -80,6 +81,14 @@ public final class InMemoryDocumentStore: DocumentStore {
 
     public func loadImage(id: String) async throws -> StoredImage? {
         contents.withLock { $0.images[id] }
+    }
+
+    public func saveImageSource(_ url: String, imageID: String) async throws {
+        contents.withLock { $0.imageSources[url] = imageID }
+    }
+
+    public func imageID(forSource url: String) async throws -> String? {
+        contents.withLock { $0.imageSources[url] }
     }
 
     /// How many log entries a document has (for compaction tests).

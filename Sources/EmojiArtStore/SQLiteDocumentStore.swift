@@ -80,6 +80,15 @@ public final class SQLiteDocumentStore: DocumentStore {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v3 image sources") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE imageSource (
+                        url TEXT PRIMARY KEY NOT NULL,
+                        imageId TEXT NOT NULL REFERENCES image(id) ON DELETE CASCADE
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 
@@ -234,6 +243,19 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
         return row.map {
             StoredImage(id: id, mimeType: $0["mimeType"], width: $0["width"], height: $0["height"], data: $0["bytes"])
+        }
+    }
+
+    public func saveImageSource(_ url: String, imageID: String) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO imageSource (url, imageId) VALUES (?, ?)", arguments: [url, imageID])
+        }
+    }
+
+    public func imageID(forSource url: String) async throws -> String? {
+        try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT imageId FROM imageSource WHERE url = ?", arguments: [url])
         }
     }
 

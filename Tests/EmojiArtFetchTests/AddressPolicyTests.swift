@@ -1,4 +1,6 @@
 import EmojiArtFetch
+import Foundation
+import Synchronization
 import Testing
 
 @Suite("The fetch address policy refuses non-public addresses")
@@ -38,6 +40,31 @@ struct AddressPolicyTests {
         }
     }
 
+    @Test func publicAddressesCanBeTurnedOff() async throws {
+        var policy = AddressPolicy(allowing: "127.0.0.1/32,stub.test")
+        policy.allowsPublicAddresses = false
+        #expect(policy.refusal(host: "example.com", address: try #require(IPAddress("93.184.216.34"))) != nil)
+        #expect(policy.refusal(host: "x", address: try #require(IPAddress("127.0.0.1"))) == nil)
+        #expect(policy.refusesWithoutLookup(host: "example.com"))
+        #expect(!policy.refusesWithoutLookup(host: "STUB.test"))
+        #expect(!policy.refusesWithoutLookup(host: "127.0.0.1"))
+        let lookups = LookupCounter()
+        let fetcher = ImageFetcher(policy: policy) { _ in
+            lookups.count()
+            return []
+        }
+        do {
+            _ = try await fetcher.fetch(URL(string: "https://example.com/cat.png")!)
+            Issue.record("a public host was fetched")
+        } catch {
+            guard case .refused = error else {
+                Issue.record("expected a refusal, got \(error)")
+                return
+            }
+        }
+        #expect(lookups.value == 0, "the name must not even be resolved")
+    }
+
     @Test func configuredExceptionsAllowTheTestStub() throws {
         let policy = AddressPolicy(allowing: "127.0.0.1/32, stub.test ,fd00::/8")
         #expect(policy.refusal(host: "localhost", address: try #require(IPAddress("127.0.0.1"))) == nil)
@@ -48,4 +75,10 @@ struct AddressPolicyTests {
         #expect(AddressRange("::/129") == nil)
         #expect(AddressRange("10.0.0.0/8")?.description == "10.0.0.0/8")
     }
+}
+
+final class LookupCounter: Sendable {
+    private let calls = Mutex(0)
+    func count() { calls.withLock { $0 += 1 } }
+    var value: Int { calls.withLock { $0 } }
 }

@@ -34,6 +34,10 @@ final class InstrumentedStore: DocumentStore {
     func deleteDocument(id: UUID) async throws -> Bool { try await base.deleteDocument(id: id) }
     func loadPalettes() async throws -> [Palette]? { try await base.loadPalettes() }
     func saveImage(_ image: StoredImage) async throws { try await base.saveImage(image) }
+    func saveImageSource(_ url: String, imageID: String) async throws {
+        try await base.saveImageSource(url, imageID: imageID)
+    }
+    func imageID(forSource url: String) async throws -> String? { try await base.imageID(forSource: url) }
     func loadImage(id: String) async throws -> StoredImage? { try await base.loadImage(id: id) }
     func savePalettes(_ palettes: [Palette]) async throws {
         try await Task.sleep(for: .milliseconds(saveDelay.load(ordering: .relaxed)))

@@ -31,8 +31,10 @@ struct DocumentStateBody: ResponseGenerator, Equatable {
     var redoActionName: String?
     var createdAt: String
     var updatedAt: String
+    var backgroundState: BackgroundState
 
     init(_ state: LiveDocumentState) {
+        backgroundState = state.backgroundState
         let document = state.document
         id = state.id
         title = document.title
@@ -113,6 +115,9 @@ struct DocumentStateBody: ResponseGenerator, Equatable {
             writer.raw("}")
         }
         writer.raw("],")
+        writer.key("backgroundState")
+        Self.write(backgroundState, into: &writer)
+        writer.raw(",")
         writer.key("nextEmojiId")
         writer.integer(nextEmojiId)
         writer.raw(",")
@@ -127,6 +132,47 @@ struct DocumentStateBody: ResponseGenerator, Equatable {
         writer.raw(",")
         writer.key("updatedAt")
         writer.string(updatedAt)
+        writer.raw("}")
+    }
+}
+
+extension DocumentStateBody {
+    /// `{"status": "none" | "fetching" | "found" | "failed", …}` (docs/API.md).
+    static func write(_ state: BackgroundState, into writer: inout JSONWriter) {
+        writer.raw("{")
+        writer.key("status")
+        switch state {
+        case .none:
+            writer.string("none")
+        case .fetching(let url):
+            writer.string("fetching")
+            if let url {
+                writer.raw(",")
+                writer.key("url")
+                writer.string(url.absoluteString)
+            }
+        case .found(let imageID, let width, let height):
+            writer.string("found")
+            writer.raw(",")
+            writer.key("imageURL")
+            writer.string("/api/images/\(imageID)")
+            writer.raw(",")
+            writer.key("width")
+            writer.integer(width)
+            writer.raw(",")
+            writer.key("height")
+            writer.integer(height)
+        case .failed(let url, let reason):
+            writer.string("failed")
+            if let url {
+                writer.raw(",")
+                writer.key("url")
+                writer.string(url.absoluteString)
+            }
+            writer.raw(",")
+            writer.key("reason")
+            writer.string(reason)
+        }
         writer.raw("}")
     }
 }
