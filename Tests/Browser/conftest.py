@@ -92,10 +92,14 @@ def server():
     port = free_port()
     data = tempfile.mkdtemp(prefix="emojiart-browser-")
     log = open(Path(data) / "server.log", "wb")
+    # The background tests serve images from a stub server on 127.0.0.1, which the server's
+    # fetch policy refuses unless allowed.
+    env = {**os.environ, "EMOJIART_FETCH_ALLOW": os.environ.get("EMOJIART_FETCH_ALLOW", "127.0.0.1/32")}
     process = subprocess.Popen(
         [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data],
         stdout=log,
         stderr=subprocess.STDOUT,
+        env=env,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -22,7 +22,7 @@ export class CanvasView {
    * @param {HTMLElement} root the viewport element (contains .world, .emoji-layer, .selection-box)
    * @param {object} handlers intents, each returning a promise (or nothing):
    *   move(ids, {x, y}), resize(ids, scale), drop(dataTransfer, docPoint),
-   *   viewChanged({zoom, panX, panY}), selectionChanged(selection), backgroundFailed(url, isEmbedded)
+   *   viewChanged({zoom, panX, panY}), selectionChanged(selection), backgroundFailed(imageURL)
    */
   constructor(root, handlers) {
     this.root = root;
@@ -41,7 +41,9 @@ export class CanvasView {
     this.emojis = new Map();
     this.selection = new Set();
     this.backgroundImage = null;
-    this.backgroundURL = null;
+    this.backgroundURL = null; // the server's /api/images/… URL of the image drawn, or null
+    this.backgroundSize = null; // its pixel size (document points): {width, height}
+    this.progress = root.querySelector(".background-progress");
     this.pointers = new Map();
     this.gesture = null;
     this.wheelResize = null;
@@ -145,9 +147,9 @@ export class CanvasView {
         bounds.bottom = Math.max(bounds.bottom, bottom);
       }
     };
-    const image = this.backgroundImage;
-    if (image && image.complete && image.naturalWidth > 0) {
-      grow(-image.naturalWidth / 2, -image.naturalHeight / 2, image.naturalWidth / 2, image.naturalHeight / 2);
+    const size = this.backgroundSize;
+    if (size && size.width > 0 && size.height > 0) {
+      grow(-size.width / 2, -size.height / 2, size.width / 2, size.height / 2);
     }
     for (const element of this.elements.values()) {
       const box = worldBox(element);
@@ -170,7 +172,7 @@ export class CanvasView {
 
   /** Renders a document state; keeps the selection of ids that still exist. */
   render(state) {
-    this.renderBackground(state.background);
+    this.renderBackground(state.backgroundState);
     this.order = state.emojis;
     const seen = new Set();
     let cursor = this.layer.firstChild;
@@ -209,33 +211,50 @@ export class CanvasView {
     this.selectionUpdated(this.selection.size !== selectionBefore);
   }
 
-  renderBackground(background) {
-    const url = background ? background.url : null;
-    if (url === this.backgroundURL) return;
+  /**
+   * Draws the background the server has fetched and stored (`backgroundState`, docs/API.md):
+   * only its own /api/images/… URL, never the document's third-party URL. While the server is
+   * still fetching, shows the progress indicator instead.
+   */
+  renderBackground(backgroundState) {
+    const status = backgroundState ? backgroundState.status : "none";
+    const fetching = status === "fetching";
+    this.root.classList.toggle("background-loading", fetching);
+    if (this.progress && this.progress.hidden === fetching) this.progress.hidden = !fetching;
+    const found = status === "found" && typeof backgroundState.imageURL === "string";
+    const url = found ? backgroundState.imageURL : null;
+    const width = found ? Number(backgroundState.width) || 0 : 0;
+    const height = found ? Number(backgroundState.height) || 0 : 0;
+    this.backgroundSize = found ? { width, height } : null;
+    if (url === this.backgroundURL) {
+      if (this.backgroundImage) this.sizeBackground(width, height);
+      return;
+    }
     this.backgroundURL = url;
     this.backgroundImage?.remove();
     this.backgroundImage = null;
-    this.root.classList.remove("background-loading");
     if (!url) return;
     const image = document.createElement("img");
     image.className = "background";
     image.alt = "";
     image.draggable = false;
     image.decoding = "async";
-    const embedded = background.kind === "image" || url.startsWith("data:");
-    image.addEventListener("load", () => {
-      if (this.backgroundImage === image) this.root.classList.remove("background-loading");
-    });
     image.addEventListener("error", () => {
       if (this.backgroundImage !== image) return; // superseded: its failure doesn't matter
-      this.root.classList.remove("background-loading");
       image.classList.add("failed");
-      this.handlers.backgroundFailed?.(url, embedded);
+      this.handlers.backgroundFailed?.(url);
     });
-    this.root.classList.add("background-loading");
     this.backgroundImage = image;
+    this.sizeBackground(width, height);
     image.src = url;
-    this.world.insertBefore(image, this.layer);
+    this.world.insertBefore(image, this.world.firstChild);
+  }
+
+  /** The image is drawn at its pixel size in document points, whatever the browser thinks. */
+  sizeBackground(width, height) {
+    const image = this.backgroundImage;
+    image.style.width = width > 0 ? width + "px" : "";
+    image.style.height = height > 0 ? height + "px" : "";
   }
 
   // MARK: - Snapshot: a bitmap of the emojis that moves while panning or zooming

@@ -6,6 +6,8 @@ import { EMOJI_DRAG_TYPE, PaletteBar } from "./palette-bar.js";
 
 const documentId = decodeURIComponent(location.pathname.replace(/^\/documents\//, "").replace(/\/+$/, ""));
 const VIEW_KEY = "emojiart:view:" + documentId; // zoom and pan, per window (sessionStorage)
+const BACKGROUND_KEY = "emojiart:background:" + documentId; // URLs this window set, failures it showed
+const POLL_INTERVAL = 300; // ms between GETs while the server fetches the background
 const COORDINATE_LIMIT = 1_000_000;
 
 const $ = (id) => document.getElementById(id);
@@ -41,11 +43,8 @@ const canvas = new CanvasView($("canvas"), {
   selectionChanged: (selection) => {
     deleteButton.disabled = selection.size === 0;
   },
-  backgroundFailed: (url, embedded) => {
-    const message = embedded
-      ? "Couldn’t show the embedded background image: its data is not a readable image."
-      : "Couldn’t load image from " + url;
-    notify(message, { kind: "error", title: "Set Background" });
+  backgroundFailed: () => {
+    notify("Couldn’t show the background image. Reload the page to try again.", { kind: "error", title: "Set Background" });
   },
 });
 
@@ -58,7 +57,10 @@ function render(next) {
   titleInput.disabled = false;
   setActionButton(undoButton, "Undo", state.undoActionName, "Ctrl+Z");
   setActionButton(redoButton, "Redo", state.redoActionName, "Shift+Ctrl+Z");
+  const previous = shownBackgroundState;
+  shownBackgroundState = state.backgroundState || { status: "none" };
   canvas.render(state);
+  backgroundStateRendered(previous, shownBackgroundState, state.background);
 }
 
 function setActionButton(button, verb, actionName, shortcut) {
@@ -129,6 +131,7 @@ function addEmoji(text, point) {
 }
 
 function setBackgroundURL(url) {
+  rememberSetURL(url);
   return perform([{ type: "setBackground", background: url }]).catch(() => {});
 }
 
@@ -183,6 +186,121 @@ function receive(data, point) {
   if (/^(https?:\/\/|data:image\/)/i.test(text)) return setBackgroundURL(imageURL(text));
   return addEmoji(text, point);
 }
+
+// MARK: - Background fetching (docs/API.md "Document state": backgroundState)
+//
+// The server fetches a URL background itself and stores the image; the page draws only the
+// server's copy. While it fetches, this window polls the document until the status changes.
+
+/** The backgroundState last rendered (null before the first render). */
+let shownBackgroundState = null;
+/** URLs this window saw being fetched: when one is found, zoom to fit once. */
+const fetchesSeen = new Set();
+let pollTimer = 0;
+let polling = false; // a poll request is in flight
+let leaving = false;
+const backgroundAlert = $("background-alert");
+
+function loadBackgroundMemory() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(BACKGROUND_KEY) || "null");
+    if (saved && Array.isArray(saved.set) && Array.isArray(saved.shown)) return saved;
+  } catch {
+    /* start afresh */
+  }
+  return { set: [], shown: [] };
+}
+
+/** Remembers (per window, across reloads) the URLs it set and the failures it showed. */
+function updateBackgroundMemory(change) {
+  const memory = loadBackgroundMemory();
+  change(memory);
+  memory.set = memory.set.slice(-20);
+  memory.shown = memory.shown.slice(-20);
+  try {
+    sessionStorage.setItem(BACKGROUND_KEY, JSON.stringify(memory));
+  } catch {
+    /* storage full or unavailable: only the once-per-failure memory across reloads is lost */
+  }
+}
+
+function rememberSetURL(url) {
+  if (/^data:/i.test(url)) return;
+  updateBackgroundMemory((memory) => {
+    memory.set = memory.set.filter((u) => u !== url).concat(url);
+  });
+}
+
+function backgroundStateRendered(previous, current, background) {
+  const status = current.status;
+  if (status === "fetching") {
+    if (typeof current.url === "string") fetchesSeen.add(current.url);
+    schedulePoll();
+  } else {
+    stopPolling();
+  }
+  if (status === "found") {
+    const url = typeof current.url === "string" ? current.url : background && background.url;
+    if (url && fetchesSeen.has(url) && previous && previous.status === "fetching") {
+      fetchesSeen.clear();
+      canvas.zoomToFit();
+    }
+  } else if (status === "failed") {
+    const key = JSON.stringify([current.url ?? "", current.reason ?? ""]);
+    const memory = loadBackgroundMemory();
+    //x
+    // A failure this window saw happen, or one of a URL this window set (even before a reload).
+    const seen = previous !== null && !(previous.status === "failed" && previous.url === current.url && previous.reason === current.reason);
+    if (!seen && !memory.set.includes(current.url)) return;
+    updateBackgroundMemory((m) => m.shown.push(key));
+    showBackgroundAlert(String(current.reason || "Couldn’t load image from " + (current.url || "that address") + "."));
+  }
+}
+
+function showBackgroundAlert(reason) {
+  $("background-alert-reason").textContent = reason;
+  if (!backgroundAlert.open) backgroundAlert.showModal();
+  backgroundAlert.querySelector("button").focus();
+}
+
+backgroundAlert.addEventListener("close", () => $("canvas").focus({ preventScroll: true }));
+
+function schedulePoll() {
+  if (pollTimer || polling || leaving) return;
+  pollTimer = setTimeout(poll, POLL_INTERVAL);
+}
+
+function stopPolling() {
+  clearTimeout(pollTimer);
+  pollTimer = 0;
+}
+
+async function poll() {
+  pollTimer = 0;
+  if (polling || leaving) return;
+  polling = true;
+  let retry = false;
+  try {
+    render(await api.getDocument(documentId));
+  } catch {
+    retry = true; // offline for a moment: keep asking, less often
+  } finally {
+    polling = false;
+  }
+  if (leaving || !shownBackgroundState || shownBackgroundState.status !== "fetching") return;
+  if (retry) pollTimer = setTimeout(poll, POLL_INTERVAL * 5);
+  else schedulePoll();
+}
+
+addEventListener("pagehide", () => {
+  leaving = true;
+  stopPolling();
+});
+addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  leaving = false; // back from the back/forward cache
+  if (shownBackgroundState && shownBackgroundState.status === "fetching") schedulePoll();
+});
 
 // MARK: - Controls
 
