@@ -248,7 +248,7 @@ function backgroundStateRendered(previous, current, background) {
   } else if (status === "failed") {
     const key = JSON.stringify([current.url ?? "", current.reason ?? ""]);
     const memory = loadBackgroundMemory();
-    //x
+    if (memory.shown.includes(key)) return;
     // A failure this window saw happen, or one of a URL this window set (even before a reload).
     const seen = previous !== null && !(previous.status === "failed" && previous.url === current.url && previous.reason === current.reason);
     if (!seen && !memory.set.includes(current.url)) return;
