@@ -27,6 +27,7 @@ enum ServerBenchmarks {
             configuration.port = 0
             configuration.durability = durability
             configuration.dataDirectory = folder.appendingPathComponent(durability.rawValue).path
+            configuration.fetchPolicy.allowsPublicAddresses = false
             let results = try await withServer(configuration) { base in
                 let id = try await createDocument(base, client: client)
                 var results: [(Int, EditResult)] = []
@@ -51,6 +52,8 @@ enum ServerBenchmarks {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = folder.appendingPathComponent("cold").path
+        // The generated document's background URL must never be fetched from here.
+        configuration.fetchPolicy.allowsPublicAddresses = false
         let big = try generatedDocument(count: smoke ? 100 : 10_000)
         try FileManager.default.createDirectory(
             atPath: try require(configuration.dataDirectory), withIntermediateDirectories: true)

@@ -94,7 +94,9 @@ def server():
     log = open(Path(data) / "server.log", "wb")
     # The background tests serve images from a stub server on 127.0.0.1, which the server's
     # fetch policy refuses unless allowed.
-    env = {**os.environ, "EMOJIART_FETCH_ALLOW": os.environ.get("EMOJIART_FETCH_ALLOW", "127.0.0.1/32")}
+    env = {**os.environ, "EMOJIART_FETCH_ALLOW": os.environ.get("EMOJIART_FETCH_ALLOW", "127.0.0.1/32"),
+           # Only the tests' own loopback stubs: nothing else is resolved or contacted.
+           "EMOJIART_FETCH_PUBLIC": "0"}
     process = subprocess.Popen(
         [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data],
         stdout=log,

@@ -37,7 +37,9 @@ class Server:
         self.process = subprocess.Popen(
             [emojiart_binary(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data", str(self.data_dir), *self.extra],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            # Never fetch background images from anywhere: nothing leaves the machine.
+            env={**os.environ, "EMOJIART_FETCH_PUBLIC": "0"})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
