@@ -120,9 +120,15 @@ public struct ImageFetcher: Sendable {
                 FetchedImage(url: url, data: bytes, mimeType: info.mimeType, width: info.width, height: info.height))
         } catch let error as FetchError {
             throw error
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .connectTimeout {
-            throw .timedOut
         } catch {
+            // However the client reports it (deadline, read or connect timeout, a cancelled
+            // connection), a failure once the time is up is a timeout.
+            let timeouts: [HTTPClientError] = [
+                .deadlineExceeded, .connectTimeout, .readTimeout, .getConnectionFromPoolTimeout,
+            ]
+            if ContinuousClock.now >= deadline || (error as? HTTPClientError).map(timeouts.contains) == true {
+                throw .timedOut
+            }
             throw .network(String(describing: error))
         }
     }
