@@ -24,11 +24,7 @@ enum DocumentFile {
     /// A valid title made from a file's name: "party" for `party.emojiart`, without control
     /// characters, or "Untitled" if nothing usable is left.
     static func title(forFileAt path: String) -> String {
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let scalars = name.unicodeScalars.filter { $0.properties.generalCategory != .control }
-        let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
-        guard !cleaned.isEmpty else { return EmojiArtDocument.defaultTitle }
-        return String(cleaned.prefix(DocumentLimits.maximumTitleLength))
+        EmojiArtDocument.title(fromFileName: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
     }
 
     /// Encodes and writes a document atomically, printing what the format could not hold.

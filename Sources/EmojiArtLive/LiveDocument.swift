@@ -15,8 +15,8 @@ public actor LiveDocument {
 
     /// The background image's state, for the committed background.
     private var backgroundState: BackgroundState = .none
-    /// The background ``backgroundState`` is about.
-    private var backgroundSource: Background = .none
+    /// The background ``backgroundState`` is about; nil until the first refresh.
+    private var backgroundSource: Background?
     /// Identifies the current fetch: a result carrying another token was superseded.
     private var backgroundToken = UUID()
     private var backgroundTask: Task<Void, Never>?
@@ -79,7 +79,7 @@ public actor LiveDocument {
     /// success or failure, is then ignored.
     func refreshBackground() {
         let background = committed.document.background
-        guard background != backgroundSource || backgroundTask == nil && backgroundState == .none else { return }
+        guard background != backgroundSource else { return }
         backgroundSource = background
         backgroundTask?.cancel()
         backgroundTask = nil

@@ -90,6 +90,19 @@ public struct EmojiArtDocument: Equatable, Sendable {
         self.nextEmojiID = max(nextEmojiID, (emojis.map(\.id).max() ?? 0) + 1)
     }
 
+    /// A valid title made from a file's name (without its extension): control characters
+    /// removed, spaces trimmed, at most 200 characters, or "Untitled" if nothing is left.
+    ///
+    /// ```swift
+    /// EmojiArtDocument.title(fromFileName: "party\t2021")  // "party2021"
+    /// ```
+    public static func title(fromFileName name: String) -> String {
+        let scalars = name.unicodeScalars.filter { $0.properties.generalCategory != .control }
+        let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+        guard !cleaned.isEmpty else { return defaultTitle }
+        return String(cleaned.prefix(DocumentLimits.maximumTitleLength))
+    }
+
     static func validateTitle(_ title: String, path: String = "title") throws {
         guard !title.isEmpty else {
             throw EmojiArtError(.invalidText, "a title can't be empty.", path: path)

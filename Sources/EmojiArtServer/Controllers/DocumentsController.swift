@@ -81,7 +81,7 @@ struct DocumentsController {
         -> EditedResponse<ImportBody>
     {
         let bytes = try await collect(request, limit: BodyLimits.importedFile)
-        let title = request.uri.queryParameters.get("title").map(ImportTitle.clean) ?? "Imported"
+        let title = request.uri.queryParameters.get("title").map(EmojiArtDocument.title(fromFileName:)) ?? "Imported"
         let decoded = try EmojiArtFile.read(bytes, defaultTitle: title)
         let state = try await library.create(decoded.document)
         return EditedResponse(
@@ -189,15 +189,6 @@ func decode<T: Decodable>(_ type: T.Type, from request: Request, allowEmpty: Boo
         throw APIError.badRequest("The request needs a JSON body.")
     }
     return try JSONDecoder().decode(T.self, from: Data(bytes))
-}
-
-/// Titles for imported documents from file names sent by browsers.
-enum ImportTitle {
-    static func clean(_ name: String) -> String {
-        let scalars = name.unicodeScalars.filter { $0.properties.generalCategory != .control }
-        let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
-        return cleaned.isEmpty ? "Imported" : String(cleaned.prefix(DocumentLimits.maximumTitleLength))
-    }
 }
 
 /// `Content-Disposition` with an ASCII fallback and the exact name in RFC 5987 form.
