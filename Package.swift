@@ -23,11 +23,21 @@ let package = Package(
     targets: [
         // The pure core: model, edits, undo, file formats, palettes. Foundation at most.
         .target(name: "EmojiArtKit"),
+        // Image files checked pixel by pixel with Debian's libpng, libjpeg-turbo, libwebp and giflib
+        // (their -dev packages: scripts/install-system-packages).
+        .target(
+            name: "CImageCodecs",
+            linkerSettings: [
+                .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("webp"),
+                .linkedLibrary("webpdemux"), .linkedLibrary("gif"),
+            ]
+        ),
+        .target(name: "EmojiArtImaging", dependencies: ["EmojiArtKit", "CImageCodecs"]),
         // Persistence: the DocumentStore protocol, an in-memory store for tests, SQLite through GRDB.
         .target(
             name: "EmojiArtStore",
             dependencies: [
-                "EmojiArtKit", .product(name: "GRDB", package: "GRDB.swift"),
+                "EmojiArtKit", "EmojiArtImaging", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -63,7 +73,7 @@ let package = Package(
         .target(
             name: "EmojiArtCLI",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtServer", "EmojiArtFetch",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtServer", "EmojiArtFetch", "EmojiArtImaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,11 +87,13 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // The allocator's byte count, for the benchmark's memory figures.
         .target(name: "CAllocationStats"),
         .testTarget(name: "EmojiArtKitTests", dependencies: ["EmojiArtKit"]),
+        .testTarget(name: "EmojiArtImagingTests", dependencies: ["EmojiArtImaging"]),
         .testTarget(
             name: "EmojiArtStoreTests",
             dependencies: ["EmojiArtStore", .product(name: "GRDB", package: "GRDB.swift")]

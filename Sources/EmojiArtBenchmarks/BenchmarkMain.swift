@@ -14,6 +14,7 @@ enum BenchmarkMain {
         var report = Report()
         if CommandLine.arguments.contains("server") {
             try await ServerBenchmarks.run(smoke: smoke, into: &report)
+            try await BackgroundBenchmarks.run(smoke: smoke, into: &report)
             report.print()
             return
         }

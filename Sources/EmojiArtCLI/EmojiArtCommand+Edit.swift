@@ -1,4 +1,5 @@
 import ArgumentParser
+import EmojiArtImaging
 import EmojiArtKit
 import Foundation
 
@@ -59,10 +60,13 @@ extension EmojiArtCommand {
                 background = try Background(parsing: url, path: "")
             } else if let image {
                 let data = Data(try DocumentFile.readBytes(image, limit: DocumentLimits.maximumImageBytes))
-                guard let mimeType = ImageSignature.mimeType(of: data) else {
-                    throw FileError(path: image, reason: "is not a PNG, JPEG, GIF or WebP image.")
+                let info: ImageInfo
+                do {
+                    info = try ImageDecoder.decode(data)
+                } catch let error as EmojiArtError {
+                    throw FileError(path: image, reason: error.message)
                 }
-                background = .image(data: data, mimeType: mimeType)
+                background = .image(data: data, mimeType: info.mimeType)
             } else {
                 background = .none
             }

@@ -12,8 +12,9 @@ import NIOHTTP1
 /// network: every hop's host is resolved here, checked against the ``AddressPolicy`` and then
 /// connected to at exactly that address; redirects are followed by hand (at most
 /// ``Limits/maximumRedirects``); the size cap is enforced while streaming; only 2xx answers
-/// count; the bytes, not the headers, decide the image type, and the file is read to its end
-/// (``ImageInfo``), so a truncated download is a failure. SVG is refused: it is a document that
+/// count; the bytes, not the headers, decide the image type, and the file's structure is read to
+/// its end (``ImageInfo``), so a truncated download is a failure. (Every pixel is decoded when the
+/// image is stored: `StoredImage`.) SVG is refused: it is a document that
 /// can carry scripts and external references, not a picture we can check.
 public struct ImageFetcher: Sendable {
     /// The documented limits (docs/API.md).
@@ -216,7 +217,8 @@ public enum SystemResolver {
                     if getnameinfo(
                         current.pointee.ai_addr, current.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0,
                         NI_NUMERICHOST) == 0,
-                        let address = IPAddress(String(cString: buffer))
+                        let address = IPAddress(
+                            String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))
                     {
                         addresses.append(address)
                     }

@@ -4,14 +4,19 @@ import Foundation
 
 /// Gets documents' background images: each URL is downloaded once — several documents asking
 /// at the same time share one download — and remembered in the store (image bytes by hash, and
-/// which image a URL gave), so reopening a document uses the stored bytes.
+/// which image a URL gave), so reopening a document uses the stored bytes. A download nobody
+/// waits for any more (every document that asked has moved on to another background) is
+/// cancelled.
 public actor BackgroundImages {
     /// Downloads an image; throws an error whose description says what went wrong.
     public typealias Fetch = @Sendable (URL) async throws -> StoredImage
 
+    private typealias Download = Task<Result<StoredImage, BackgroundImageError>, Never>
+
     private let store: any DocumentStore
     private let fetch: Fetch
-    private var inFlight: [URL: Task<Result<StoredImage, BackgroundImageError>, Never>] = [:]
+    /// Each download in progress, with the callers still waiting for it.
+    private var inFlight: [URL: (download: Download, waiters: Set<UUID>)] = [:]
 
     public init(store: any DocumentStore, fetch: @escaping Fetch) {
         self.store = store
@@ -19,11 +24,40 @@ public actor BackgroundImages {
     }
 
     /// The image at `url`: from the store if it was fetched before, else downloaded (once).
+    /// Cancelling the calling task stops waiting; the download is cancelled when no caller
+    /// waits for it any more.
     public func image(for url: URL) async -> Result<StoredImage, BackgroundImageError> {
-        if let task = inFlight[url] { return await task.value }
+        let download = inFlight[url]?.download ?? startDownload(url)
+        let waiter = UUID()
+        inFlight[url, default: (download, [])].waiters.insert(waiter)
+        let result = await withTaskCancellationHandler {
+            await download.value
+        } onCancel: {
+            Task { await self.stopWaiting(waiter, for: url) }
+        }
+        stopWaiting(waiter, for: url)
+        return result
+    }
+
+    /// Whether a download of `url` is in progress (for tests).
+    public func isDownloading(_ url: URL) -> Bool {
+        inFlight[url] != nil
+    }
+
+    private func stopWaiting(_ waiter: UUID, for url: URL) {
+        guard var entry = inFlight[url], entry.waiters.remove(waiter) != nil else { return }
+        if entry.waiters.isEmpty {
+            entry.download.cancel()  // no effect once it has finished
+            inFlight[url] = nil
+        } else {
+            inFlight[url] = entry
+        }
+    }
+
+    private func startDownload(_ url: URL) -> Download {
         let store = self.store
         let fetch = self.fetch
-        let task = Task<Result<StoredImage, BackgroundImageError>, Never> {
+        return Download {
             do {
                 if let id = try await store.imageID(forSource: url.absoluteString),
                     let image = try await store.loadImage(id: id)
@@ -47,10 +81,6 @@ public actor BackgroundImages {
                 return .failure(BackgroundImageError(reason: String(describing: error)))
             }
         }
-        inFlight[url] = task
-        let result = await task.value
-        inFlight[url] = nil
-        return result
     }
 
     /// Checks embedded image bytes and stores them, so every background is served the same way.

@@ -52,7 +52,7 @@ public func buildRouter(
     }
     DocumentsController(library: library).addRoutes(to: router.group("/api/documents"))
     PalettesController(palettes: palettes).addRoutes(to: router.group("/api/palettes"))
-    ImagesController(store: library.store).addRoutes(to: router.group("/api/images"))
+    ImagesController(store: library.store, cache: ImageCache()).addRoutes(to: router.group("/api/images"))
     WebEditor().addRoutes(to: router)
     return router
 }

@@ -1,4 +1,5 @@
 import Crypto
+import EmojiArtImaging
 import EmojiArtKit
 import Foundation
 
@@ -12,9 +13,10 @@ public struct StoredImage: Sendable, Equatable {
     public var height: Int
     public var data: Data
 
-    /// Checks the bytes are a whole PNG, JPEG, GIF or WebP image and names them by their hash.
+    /// Checks the bytes are a whole PNG, JPEG, GIF or WebP image, decoding every pixel
+    /// (``ImageDecoder``), and names them by their hash.
     public init(data: Data) throws {
-        let info = try ImageInfo(data)
+        let info = try ImageDecoder.decode(data)
         self.init(
             id: StoredImage.id(of: data), mimeType: info.mimeType, width: info.width, height: info.height, data: data)
     }

@@ -146,12 +146,20 @@ struct CLITests {
         let folder = try makeTemporaryFolder()
         let file = try copyFixture("2021-blank.emojiart", into: folder)
         let image = folder.appendingPathComponent("tiny.png")
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: image)
+        try FileManager.default.copyItem(at: fixturesDirectory.appendingPathComponent("images/red-7x5.png"), to: image)
+        let fake = folder.appendingPathComponent("fake.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: fake)
+        let before = try contents(file)
+
+        let refused = await emojiart("set-background", file, "--image", fake.path)
+        #expect(refused.exitCode == 1)
+        #expect(refused.errors.contains("fake.png: the image can't be used: the PNG file is truncated."))
+        #expect(try contents(file) == before)
 
         #expect(await emojiart("set-background", file, "--image", image.path).exitCode == 0)
         var decoded = try EmojiArtFile.read(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
         #expect(decoded.document.background == .image(data: try Data(contentsOf: image), mimeType: "image/png"))
-        #expect(try contents(file).contains(#""imageData":"iVBORw0KGgoBAgM=""#))
+        #expect(try contents(file).contains(#""imageData":"iVBORw0KGgoAAAANSUhEUgAAAAcAAAAF"#))
 
         #expect(await emojiart("set-background", file, "https://example.com/cat.jpg").exitCode == 0)
         decoded = try EmojiArtFile.read(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
@@ -161,7 +169,7 @@ struct CLITests {
         #expect(try contents(file) == #"{"background":{},"emojis":[],"uniqueEmojiId":0}"#)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
-                "2021-blank.emojiart", "tiny.png",
+                "2021-blank.emojiart", "fake.png", "tiny.png",
             ])
     }
 

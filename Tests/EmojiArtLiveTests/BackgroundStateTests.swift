@@ -9,12 +9,18 @@ import Testing
 final class FakeImageServer: Sendable {
     let calls = Mutex<[String]>([])
     let delays = Mutex<[String: Int]>([:])
+    let cancelled = Mutex<[String]>([])
 
     var fetch: BackgroundImages.Fetch {
         { url in
             self.calls.withLock { $0.append(url.path) }
             let delay = self.delays.withLock { $0[url.path] ?? 0 }
-            try await Task.sleep(for: .milliseconds(delay))
+            do {
+                try await Task.sleep(for: .milliseconds(delay))
+            } catch {
+                self.cancelled.withLock { $0.append(url.path) }
+                throw error
+            }
             guard url.path.hasSuffix(".png") || url.path.hasSuffix(".gif") else {
                 throw BackgroundImageError(reason: "The image server answered HTTP 404.")
             }
@@ -97,6 +103,36 @@ struct BackgroundStateTests {
             Issue.record("a late result changed the state")
             return
         }
+    }
+
+    @Test func aDownloadNoDocumentWaitsForIsCancelled() async throws {
+        server.delays.withLock { $0["/slow.png"] = 10_000 }
+        let library = makeLibrary()
+        let first = try await library.create(try EmojiArtDocument()).id
+        let second = try await library.create(try EmojiArtDocument()).id
+        _ = try await setBackground(library, first, "https://images.test/slow.png")
+        _ = try await setBackground(library, second, "https://images.test/slow.png")
+        for _ in 0..<200 where server.calls.withLock({ $0.isEmpty }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(server.calls.withLock { $0 } == ["/slow.png"])
+
+        // One document moves on: the other still waits, so the download goes on.
+        _ = try await setBackground(library, first, "https://images.test/fast.gif")
+        guard case .found(_, 4, 6)? = try await settled(library, first) else {
+            Issue.record("the newer background was not found")
+            return
+        }
+        #expect(server.cancelled.withLock { $0 }.isEmpty)
+
+        // The last one moves on: the download is cancelled rather than run to its end.
+        _ = try await setBackground(library, second, nil)
+        for _ in 0..<200 where server.cancelled.withLock({ $0.isEmpty }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(server.cancelled.withLock { $0 } == ["/slow.png"])
+        #expect(try await settled(library, second) == BackgroundState.none)
     }
 
     @Test func embeddedBytesSupersedeAFetchAndAreChecked() async throws {

@@ -29,6 +29,10 @@ struct ImagesAPITests {
             #expect(served.headers[.contentType] == "image/jpeg")
             #expect(served.headers[.eTag] == "\"\(id)\"")
             #expect(served.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            // Served again, from the server's memory this time: the same bytes and headers.
+            let again = try await api.request(.get, "/api/images/\(id)")
+            #expect(again.bytes == jpeg)
+            #expect(again.headers[.contentType] == "image/jpeg")
 
             let cached = try await api.client.execute(
                 uri: "/api/images/\(id)", method: .get, headers: [.ifNoneMatch: "\"\(id)\""]
@@ -46,6 +50,18 @@ struct ImagesAPITests {
             let truncated = try await api.request(.post, "/api/images", bytes: Array(gif.dropLast(1)))
             #expect(truncated.status == .unprocessableContent)
             #expect(truncated.errorCode == "invalid_background")
+            // Whole chunks with valid CRCs, but the compressed pixels damaged: only decoding tells.
+            var png = try fixtureImage("noise-64x48.png")
+            let idat = try #require((8..<png.count - 4).first { png[$0..<$0 + 4].elementsEqual("IDAT".utf8) })
+            let length = png[idat - 4..<idat].reduce(0) { $0 << 8 | Int($1) }
+            png[idat + 4 + length / 2] ^= 0x5A
+            let crc = crc32(png[idat..<idat + 4 + length])
+            png.replaceSubrange(
+                idat + 4 + length..<idat + 8 + length,
+                with: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) })
+            let damaged = try await api.request(.post, "/api/images", bytes: png)
+            #expect(damaged.status == .unprocessableContent)
+            #expect(damaged.errorMessage?.contains("the PNG data is damaged") == true)
             for path in [
                 "/api/images/\(String(repeating: "a", count: 64))", "/api/images/not-a-hash", "/api/images/../x",
             ] {
@@ -57,4 +73,14 @@ struct ImagesAPITests {
             #expect(big.status == .contentTooLarge)
         }
     }
+}
+
+/// The PNG chunk checksum (ISO 3309 CRC-32).
+func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
 }

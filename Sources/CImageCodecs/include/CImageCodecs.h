@@ -1,0 +1,28 @@
+#ifndef C_IMAGE_CODECS_H
+#define C_IMAGE_CODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Decodes every pixel of an image held in memory, with Debian's libpng, libjpeg-turbo, libwebp
+/// (and libwebpdemux for animations) and giflib, and throws the pixels away: the point is to
+/// know the file is a whole, undamaged picture. Each function returns 0 on success, with the
+/// pixel size in `width` and `height`, or -1 with a sentence fragment in `error` (always
+/// NUL-terminated, at most `error_size` bytes). Images of more than `maximum_pixels` pixels are
+/// refused before any pixel memory is allocated; decoding uses one row of scratch memory
+/// (PNG, JPEG, GIF) or a reduced-size output (WebP, scaled by 1/8), never a full bitmap.
+/// The libraries' own error exits (which would end the process) are caught with setjmp.
+
+int image_codecs_decode_png(const uint8_t *data, size_t size, uint64_t maximum_pixels,
+                            uint32_t *width, uint32_t *height, char *error, size_t error_size);
+
+int image_codecs_decode_jpeg(const uint8_t *data, size_t size, uint64_t maximum_pixels,
+                             uint32_t *width, uint32_t *height, char *error, size_t error_size);
+
+int image_codecs_decode_webp(const uint8_t *data, size_t size, uint64_t maximum_pixels,
+                             uint32_t *width, uint32_t *height, char *error, size_t error_size);
+
+int image_codecs_decode_gif(const uint8_t *data, size_t size, uint64_t maximum_pixels,
+                            uint32_t *width, uint32_t *height, char *error, size_t error_size);
+
+#endif
