@@ -92,13 +92,15 @@ let package = Package(
         ),
         // The allocator's byte count, for the benchmark's memory figures.
         .target(name: "CAllocationStats"),
-        .testTarget(name: "EmojiArtKitTests", dependencies: ["EmojiArtKit"]),
+        // Shared by the tests: random edits for randomized and fuzz tests.
+        .target(name: "EmojiArtTestSupport", dependencies: ["EmojiArtKit"]),
+        .testTarget(name: "EmojiArtKitTests", dependencies: ["EmojiArtKit", "EmojiArtTestSupport"]),
         .testTarget(name: "EmojiArtImagingTests", dependencies: ["EmojiArtImaging"]),
         .testTarget(
             name: "EmojiArtStoreTests",
             dependencies: ["EmojiArtStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive"]),
+        .testTarget(name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive", "EmojiArtTestSupport"]),
         .testTarget(
             name: "EmojiArtFetchTests",
             dependencies: [

@@ -1,0 +1,116 @@
+/// What one version changed in a document, as every other window needs it to catch up: the
+/// emojis removed, the emojis inserted (with their place in drawing order), the emojis whose
+/// position or size changed, and a new title or background.
+///
+/// Windows apply patches instead of replaying edits, so the server stays the only place edits
+/// are interpreted (an emoji's id, a resize's rounding): a window only removes, inserts and
+/// replaces what it is told. Applying a version's patch to the document at the version before
+/// gives exactly the document at that version.
+public struct DocumentPatch: Equatable, Sendable {
+    /// The new title, if the version renamed the document.
+    public var title: String?
+    /// The new background, if the version set one (`.some(.none)`: the background was removed).
+    public var background: Background?
+    /// Emojis taken out, by id (applied first; ids a window doesn't have are ignored).
+    public var removedIDs: [Int]
+    /// Emojis put in, in increasing order of their index in drawing order (applied second).
+    public var inserted: [PlacedEmoji]
+    /// Emojis that stayed but moved or changed size, as they are now (applied last).
+    public var updated: [Emoji]
+    /// The document's id counter afterwards.
+    public var nextEmojiID: Int
+
+    public init(
+        title: String? = nil, background: Background? = nil, removedIDs: [Int] = [], inserted: [PlacedEmoji] = [],
+        updated: [Emoji] = [], nextEmojiID: Int
+    ) {
+        self.title = title
+        self.background = background
+        self.removedIDs = removedIDs
+        self.inserted = inserted
+        self.updated = updated
+        self.nextEmojiID = nextEmojiID
+    }
+
+    /// The patch for `edits`, applied as one version to a document whose id counter was
+    /// `firstNewID`, giving `after`. Costs O(edited emojis), plus one pass over the drawing
+    /// order when emojis were inserted.
+    public init(edits: [Edit], firstNewID: Int, after: EmojiArtDocument) {
+        var removed: [Int] = []
+        var structural = Set<Int>()  // ids deleted, added or restored
+        var changed: [Int] = []
+        for edit in edits {
+            switch edit {
+            case .setBackground, .retitle:
+                break
+            case .addEmoji:
+                break  // its id is in firstNewID..<after.nextEmojiID, below
+            case .moveEmojis(let ids, _), .resizeEmojis(let ids, _):
+                changed += ids
+            case .setEmojiSizes(let sizes):
+                changed += sizes.map(\.id)
+            case .deleteEmojis(let ids):
+                removed += ids.filter { !structural.contains($0) || !removed.contains($0) }
+                structural.formUnion(ids)
+            case .restoreEmojis(let placed):
+                // Restored after a delete in the same version: removed (above), then inserted.
+                structural.formUnion(placed.map(\.emoji.id))
+            }
+        }
+        let newIDs = firstNewID..<max(firstNewID, after.nextEmojiID)
+        if newIDs.count <= 4_096 {
+            structural.formUnion(newIDs)
+        } else {  // the counter jumped (an emoji restored with a high id): look at what is there
+            structural.formUnion(after.emojis.ids.filter { newIDs.contains($0) })
+        }
+        var inserted: [PlacedEmoji] = []
+        let present = structural.filter { after.emojis.contains(id: $0) }
+        if !present.isEmpty {
+            for (index, id) in after.emojis.ids.enumerated() where present.contains(id) {
+                inserted.append(PlacedEmoji(index: index, emoji: after.emojis[id: id]!))
+            }
+        }
+        var seen = Set<Int>()
+        let updated = changed.filter { !structural.contains($0) && seen.insert($0).inserted }
+            .compactMap { after.emojis[id: $0] }
+        var title: String?
+        var background: Background?
+        for edit in edits {
+            if case .retitle = edit { title = after.title }
+            if case .setBackground = edit { background = after.background }
+        }
+        self.init(
+            title: title, background: background, removedIDs: removed, inserted: inserted, updated: updated,
+            nextEmojiID: after.nextEmojiID)
+    }
+
+    /// Whether the patch changes nothing.
+    public var isEmpty: Bool {
+        title == nil && background == nil && removedIDs.isEmpty && inserted.isEmpty && updated.isEmpty
+    }
+
+    /// Applies the patch. Throws, changing nothing, if it does not fit the document (an inserted
+    /// id already there, an index past the end, an updated emoji missing): the window has
+    /// diverged and must take a snapshot.
+    public func apply(to document: inout EmojiArtDocument) throws {
+        var result = document
+        for id in removedIDs { _ = result.emojis.remove(id: id) }
+        for placed in inserted {
+            guard !result.emojis.contains(id: placed.emoji.id), (0...result.emojis.count).contains(placed.index)
+            else {
+                throw EmojiArtError(.outOfRange, "the change does not fit this copy of the document.")
+            }
+            result.emojis.insert(placed.emoji, at: placed.index)
+        }
+        for emoji in updated {
+            guard result.emojis.contains(id: emoji.id) else {
+                throw EmojiArtError(.unknownEmoji, "the change names emoji \(emoji.id), which this copy lacks.")
+            }
+            result.emojis.update(id: emoji.id) { $0 = emoji }
+        }
+        if let title { result.setTitle(title) }
+        if let background { result.setBackground(background) }
+        result.nextEmojiID = nextEmojiID
+        document = result
+    }
+}

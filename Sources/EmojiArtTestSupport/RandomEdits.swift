@@ -1,0 +1,51 @@
+import EmojiArtKit
+import Foundation
+
+/// Random edits of every kind for randomized tests, valid and invalid alike: unknown and
+/// repeated ids, sizes and positions out of range, text that is not an emoji, bad URLs.
+public enum RandomEdits {
+    public static func edit(in document: EmojiArtDocument, using random: inout SplitMix64) -> Edit {
+        let ids = document.emojis.ids
+        func someIDs() -> [Int] {
+            // Sometimes an unknown or repeated id, to make invalid edits.
+            if ids.isEmpty || Int.random(in: 0..<12, using: &random) == 0 {
+                return [Int.random(in: 0...500, using: &random)]
+            }
+            var chosen = Array(
+                Set((0..<Int.random(in: 1...4, using: &random)).map { _ in ids.randomElement(using: &random)! }))
+            if Int.random(in: 0..<25, using: &random) == 0 { chosen.append(chosen[0]) }
+            return chosen
+        }
+        let texts = ["😀", "🚚", "👨‍👩‍👧‍👦", "🇯🇵", "a", "😀😀", "1️⃣"]
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0:
+            return .addEmoji(
+                text: texts.randomElement(using: &random)!,
+                position: Point(
+                    x: Int.random(in: -1_100_000...1_100_000, using: &random),
+                    y: Int.random(in: -1000...1000, using: &random)),
+                size: Int.random(in: 0...1030, using: &random))
+        case 1, 2:
+            return .moveEmojis(
+                ids: someIDs(),
+                offset: Point(
+                    x: Int.random(in: -300_000...300_000, using: &random), y: Int.random(in: -50...50, using: &random)))
+        case 3:
+            return .resizeEmojis(ids: someIDs(), scale: Double.random(in: -0.1...3, using: &random))
+        case 4:
+            return .deleteEmojis(ids: someIDs())
+        case 5:
+            let backgrounds: [Background] = [
+                .none, .url(URL(string: "https://example.com/\(Int.random(in: 0..<9, using: &random)).png")!),
+                .image(
+                    data: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]), mimeType: "image/png"),
+                .url(URL(string: "ftp://example.com/x.png")!),
+            ]
+            return .setBackground(backgrounds.randomElement(using: &random)!)
+        case 6:
+            return .retitle(["Party", "Beach 🏖", "", "Bad\ttitle", "Café"].randomElement(using: &random)!)
+        default:
+            return .setEmojiSizes(someIDs().map { EmojiSize(id: $0, size: Int.random(in: 0...1100, using: &random)) })
+        }
+    }
+}
