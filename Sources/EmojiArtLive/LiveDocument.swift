@@ -37,12 +37,18 @@ public actor LiveDocument {
         var entry: LogEntry
         /// The document's state once this entry is durable.
         var state: LiveDocumentState
+        /// What the entry changed, for live windows.
+        var patch: DocumentPatch
         /// Resumed with `false` when the entry is durable, `true` when its caller must write the
         /// next batch; nil for the caller already writing.
         var waiter: CheckedContinuation<Bool, any Error>?
     }
 
     private var pending: [PendingCommit] = []
+    /// The windows following this document live, each with its event stream.
+    private var subscribers: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
+    /// The latest versions' changes, oldest first, for windows that reconnect a little behind.
+    private var recentChanges: [LiveChange] = []
     private var isCommitting = false
     /// Set when a commit failed or the document was unloaded: the in-memory state can no longer
     /// be trusted, so every later call fails and the library opens a fresh copy from the store.
@@ -86,21 +92,21 @@ public actor LiveDocument {
         let token = UUID()
         backgroundToken = token
         guard let images else {
-            backgroundState = .none
+            setBackgroundState(.none)
             return
         }
         switch background {
         case .none:
-            backgroundState = .none
+            setBackgroundState(.none)
         case .url(let documentURL):
             let url = ImageAddress.unwrapped(documentURL)
-            backgroundState = .fetching(url: url)
+            setBackgroundState(.fetching(url: url))
             backgroundTask = Task {
                 let result = await images.image(for: url)
                 self.finishBackground(token: token, url: url, result: result)
             }
         case .image(let data, _):
-            backgroundState = .fetching(url: nil)
+            setBackgroundState(.fetching(url: nil))
             backgroundTask = Task {
                 let result = await images.store(data)
                 self.finishBackground(token: token, url: nil, result: result)
@@ -113,12 +119,12 @@ public actor LiveDocument {
         backgroundTask = nil
         switch result {
         case .success(let image):
-            backgroundState = .found(imageID: image.id, width: image.width, height: image.height)
+            setBackgroundState(.found(imageID: image.id, width: image.width, height: image.height))
         case .failure(let error):
             let reason =
                 url.map { "Couldn't load image from \($0.absoluteString): \(error.reason)" }
                 ?? "Couldn't use the embedded image: \(error.reason)"
-            backgroundState = .failed(url: url, reason: reason)
+            setBackgroundState(.failed(url: url, reason: reason))
         }
     }
 
@@ -143,6 +149,7 @@ public actor LiveDocument {
                 currentVersion: version, reason: "the document is at version \(version), older than \(baseVersion).")
         }
         guard !edits.isEmpty else { return workingState }
+        let firstNewID = session.document.nextEmojiID
         do {
             try session.perform(edits, gesture: gesture)
         } catch let error as EmojiArtError
@@ -151,36 +158,39 @@ public actor LiveDocument {
             // Its emojis were deleted or moved by a change the client hadn't seen.
             throw LiveDocumentError.conflict(currentVersion: version, reason: error.description)
         }
-        return try await commit(edits)
+        return try await commit(edits, firstNewID: firstNewID)
     }
 
     /// Undoes the last step of the shared history; unchanged state if there is nothing to undo.
     public func undo() async throws -> LiveDocumentState {
         try checkOpen()
+        let firstNewID = session.document.nextEmojiID
         guard let applied = try session.undo() else { return workingState }
-        return try await commit(applied)
+        return try await commit(applied, firstNewID: firstNewID)
     }
 
     /// Redoes the last undone step; unchanged state if there is nothing to redo.
     public func redo() async throws -> LiveDocumentState {
         try checkOpen()
+        let firstNewID = session.document.nextEmojiID
         guard let applied = try session.redo() else { return workingState }
-        return try await commit(applied)
+        return try await commit(applied, firstNewID: firstNewID)
     }
 
     /// Records applied edits as the next version and waits until they are durable.
-    private func commit(_ applied: [Edit]) async throws -> LiveDocumentState {
+    private func commit(_ applied: [Edit], firstNewID: Int) async throws -> LiveDocumentState {
         version += 1
         updatedAt = now()
         let result = workingState
         let entry = LogEntry(version: version, edits: applied, date: updatedAt)
+        let patch = DocumentPatch(edits: applied, firstNewID: firstNewID, after: session.document)
         if isCommitting {
             let mustWriteNextBatch = try await withCheckedThrowingContinuation { waiter in
-                pending.append(PendingCommit(entry: entry, state: result, waiter: waiter))
+                pending.append(PendingCommit(entry: entry, state: result, patch: patch, waiter: waiter))
             }
             guard mustWriteNextBatch else { return withBackgroundState(result) }
         } else {
-            pending.append(PendingCommit(entry: entry, state: result, waiter: nil))
+            pending.append(PendingCommit(entry: entry, state: result, patch: patch, waiter: nil))
             isCommitting = true
         }
         try await writePendingBatch()
@@ -215,12 +225,19 @@ public actor LiveDocument {
                 default: .storeFailed(String(describing: error))
                 }
             closedReason = closedReason ?? failure
+            endSubscriptions(with: failure == .deleted ? .deleted : .closed)
             isCommitting = false
             for commit in batch + pending { commit.waiter?.resume(throwing: failure) }
             pending = []
             throw failure
         }
         committed = last
+        for commit in batch {
+            publish(
+                LiveChange(
+                    version: commit.entry.version, patch: commit.patch, undoActionName: commit.state.undoActionName,
+                    redoActionName: commit.state.redoActionName, updatedAt: commit.state.updatedAt))
+        }
         refreshBackground()
         for commit in batch { commit.waiter?.resume(returning: false) }
         if let next = pending.first?.waiter {
@@ -257,7 +274,7 @@ public actor LiveDocument {
 
     /// Stops serving this copy if it is settled; later calls fail with ``LiveDocumentError/unloaded``.
     func closeIfSettled() -> Bool {
-        guard isSettled else { return false }
+        guard isSettled, subscribers.isEmpty else { return false }
         closedReason = .unloaded
         backgroundTask?.cancel()
         return true
@@ -267,6 +284,80 @@ public actor LiveDocument {
     func close(reason: LiveDocumentError) {
         closedReason = reason
         backgroundTask?.cancel()
+        endSubscriptions(with: reason == .deleted ? .deleted : .closed)
+    }
+
+    // MARK: Live windows
+
+    /// How many versions of changes are kept for windows that reconnect behind.
+    public static let recentChangeLimit = 1_000
+    /// How many events may wait for a slow window before it is dropped (it reconnects).
+    public static let subscriberBufferLimit = 1_024
+
+    /// Follows the document live. The subscription's ``LiveSubscription/state`` is the committed
+    /// state now; ``LiveSubscription/missed`` holds the changes after `version` if the window
+    /// has that version and they are still kept (else nil: take the state as a snapshot). Every
+    /// later change, background state and the deletion of the document arrive as events, in
+    /// order. The stream ends after `.deleted` or `.closed`, or without either if the window
+    /// fell more than ``subscriberBufferLimit`` events behind.
+    public func subscribe(since version: Int? = nil) throws -> LiveSubscription {
+        try checkOpen()
+        let (events, continuation) = AsyncStream.makeStream(
+            of: LiveEvent.self, bufferingPolicy: .bufferingOldest(LiveDocument.subscriberBufferLimit))
+        let subscriberID = UUID()
+        subscribers[subscriberID] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(subscriberID) }
+        }
+        var missed: [LiveChange]?
+        if let version, version <= committed.version {
+            if version == committed.version {
+                missed = []
+            } else if let first = recentChanges.first, first.version <= version + 1 {
+                missed = Array(recentChanges.drop { $0.version <= version })
+            }
+        }
+        return LiveSubscription(state: try state(), missed: missed, events: events, continuation: continuation)
+    }
+
+    /// How many windows follow the document (for tests and metrics).
+    public var subscriberCount: Int { subscribers.count }
+
+    private func unsubscribe(_ subscriberID: UUID) {
+        subscribers[subscriberID] = nil
+    }
+
+    private func publish(_ change: LiveChange) {
+        recentChanges.append(change)
+        if recentChanges.count > LiveDocument.recentChangeLimit * 2 {
+            recentChanges.removeFirst(recentChanges.count - LiveDocument.recentChangeLimit)
+        }
+        send(.change(change))
+    }
+
+    private func setBackgroundState(_ state: BackgroundState) {
+        guard state != backgroundState else { return }
+        backgroundState = state
+        send(.background(state))
+    }
+
+    private func send(_ event: LiveEvent) {
+        for (subscriberID, continuation) in subscribers {
+            if case .dropped = continuation.yield(event) {
+                // Too far behind: stop buffering for it; it reconnects and catches up.
+                subscribers[subscriberID] = nil
+                continuation.finish()
+            }
+        }
+    }
+
+    private func endSubscriptions(with event: LiveEvent) {
+        let ended = subscribers.values
+        subscribers = [:]
+        for continuation in ended {
+            continuation.yield(event)
+            continuation.finish()
+        }
     }
 }
 
@@ -303,4 +394,46 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
         case .storeFailed(let reason): "the change could not be saved (\(reason)); it was not kept."
         }
     }
+}
+
+/// One committed version, as live windows receive it.
+public struct LiveChange: Sendable, Equatable {
+    public var version: Int
+    public var patch: DocumentPatch
+    public var undoActionName: String?
+    public var redoActionName: String?
+    public var updatedAt: Date
+}
+
+/// What a live window hears about its document, in order.
+public enum LiveEvent: Sendable, Equatable {
+    /// A version was committed.
+    case change(LiveChange)
+    /// The background image's state changed.
+    case background(BackgroundState)
+    /// The document was deleted; the stream ends.
+    case deleted
+    /// This copy of the document closed (a failed commit); the stream ends and the window
+    /// reconnects to a fresh copy.
+    case closed
+    /// A reply to one of this window's own requests, put in the stream by its connection so
+    /// it arrives after the change it acknowledges.
+    case reply(LiveReply)
+}
+
+/// The answer to a window's request.
+public enum LiveReply: Sendable, Equatable {
+    /// Applied and committed as `version` (or, with nothing to undo or redo, unchanged).
+    case acknowledged(requestID: String, version: Int)
+    /// Refused; nothing changed. `code` is the API's error code.
+    case refused(requestID: String, code: String, message: String, currentVersion: Int?)
+}
+
+/// A window following a live document: see ``LiveDocument/subscribe(since:)``.
+public struct LiveSubscription: Sendable {
+    public var state: LiveDocumentState
+    public var missed: [LiveChange]?
+    public var events: AsyncStream<LiveEvent>
+    /// For the connection's own replies (``LiveEvent/reply(_:)``).
+    public var continuation: AsyncStream<LiveEvent>.Continuation
 }

@@ -3,6 +3,7 @@ import EmojiArtLive
 import EmojiArtStore
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 
 /// Builds the EmojiArt server: the store, the document and palette libraries, the API routes,
@@ -26,6 +27,9 @@ public func buildApplication(
     let host = configuration.host
     return Application(
         router: router,
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: buildLiveRouter(library: library, logger: logger),
+            configuration: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes)),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
         services: [MaintenanceService(library: library, interval: configuration.maintenanceInterval, logger: logger)],
         onServerRunning: { channel in
@@ -54,6 +58,25 @@ public func buildRouter(
     PalettesController(palettes: palettes).addRoutes(to: router.group("/api/palettes"))
     ImagesController(store: library.store, cache: ImageCache()).addRoutes(to: router.group("/api/images"))
     WebEditor().addRoutes(to: router)
+    return router
+}
+
+/// The WebSocket routes: `/api/documents/{id}/live` (``LiveChannel``).
+func buildLiveRouter(library: DocumentLibrary, logger: Logger) -> Router<BasicWebSocketRequestContext> {
+    let router = Router(context: BasicWebSocketRequestContext.self)
+    router.middlewares.add(SecurityHeadersMiddleware())
+    let channel = LiveChannel(library: library, logger: logger)
+    router.ws("/api/documents/{id}/live") { request, context in
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { return .dontUpgrade }
+        let version = request.uri.queryParameters.get("version")
+        guard version == nil || Int(version!) != nil else { return .dontUpgrade }
+        return .upgrade([:])
+    } onUpgrade: { inbound, outbound, context in
+        let id = context.requestContext.parameters.get("id").flatMap(UUID.init(uuidString:))
+        let version = context.request.uri.queryParameters.get("version").flatMap { Int($0) }
+        guard let id else { return }
+        await channel.run(document: id, since: version, inbound: inbound, outbound: outbound)
+    }
     return router
 }
 

@@ -58,3 +58,20 @@ struct DocumentPatchTests {
         #expect(replica == document)
     }
 }
+
+@Suite("A refused change leaves no trace, not even used-up ids")
+struct RefusedChangeTests {
+    /// Found by the live-sync fuzz test: a refused [add, bad edit] used to keep the raised id
+    /// counter, so replaying the edit log gave later emojis other ids than they had live.
+    @Test func aRefusedBatchDoesNotUseUpIDs() throws {
+        var session = EditingSession(document: try makeDocument(emojiCount: 2))
+        let before = session.document
+        #expect(throws: EmojiArtError.self) {
+            try session.perform([
+                .addEmoji(text: "🚀", position: Point(x: 0, y: 0), size: 40), .deleteEmojis(ids: [999]),
+            ])
+        }
+        #expect(session.document == before)
+        #expect(session.document.nextEmojiID == before.nextEmojiID)
+    }
+}

@@ -74,6 +74,7 @@ public struct EditingSession: Sendable {
     static func applyAtomically(_ edits: [Edit], to document: inout EmojiArtDocument) throws -> [Edit] {
         var inverses: [Edit] = []
         inverses.reserveCapacity(edits.count)
+        let nextEmojiID = document.nextEmojiID
         do {
             for edit in edits {
                 inverses.append(try document.apply(edit))
@@ -83,6 +84,9 @@ public struct EditingSession: Sendable {
                 // An exact inverse of an edit just applied always applies.
                 _ = try? document.apply(inverse)
             }
+            // Inverses never lower the id counter, but a change that was not made must not
+            // use up ids: replaying the edit log would give later emojis other ids.
+            document.nextEmojiID = nextEmojiID
             throw error
         }
         return inverses

@@ -22,7 +22,10 @@ public struct EditSubmission: Equatable, Sendable {
 
     /// Parses a submission.
     public init(json bytes: [UInt8]) throws {
-        let root = JSONField(try JSONParser.parse(bytes))
+        try self.init(root: JSONField(try JSONParser.parse(bytes)))
+    }
+
+    init(root: JSONField) throws {
         _ = try root.members()
         baseVersion = try root.required("baseVersion").integer()
         switch (try root.optional("edits"), try root.optional("edit")) {

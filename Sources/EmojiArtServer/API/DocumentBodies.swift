@@ -13,12 +13,26 @@ struct DocumentStateBody: ResponseGenerator, Equatable {
         var x: Int
         var y: Int
         var size: Int
+
+        init(_ emoji: Emoji) {
+            (id, text, x, y, size) = (emoji.id, emoji.text, emoji.position.x, emoji.position.y, emoji.size)
+        }
     }
 
     struct BackgroundBody: Equatable {
         var kind: String
         var url: String
         var mimeType: String?
+
+        /// Nil for no background.
+        init?(_ background: Background) {
+            switch background {
+            case .none: return nil
+            case .url(let url): (kind, self.url, mimeType) = ("url", url.absoluteString, nil)
+            case .image(let data, let mimeType):
+                (kind, url, self.mimeType) = ("image", DataURL(mimeType: mimeType, data: data).absoluteString, mimeType)
+            }
+        }
     }
 
     var id: UUID
@@ -39,16 +53,8 @@ struct DocumentStateBody: ResponseGenerator, Equatable {
         id = state.id
         title = document.title
         version = state.version
-        switch document.background {
-        case .none: background = nil
-        case .url(let url): background = BackgroundBody(kind: "url", url: url.absoluteString)
-        case .image(let data, let mimeType):
-            background = BackgroundBody(
-                kind: "image", url: DataURL(mimeType: mimeType, data: data).absoluteString, mimeType: mimeType)
-        }
-        emojis = document.emojis.map {
-            EmojiBody(id: $0.id, text: $0.text, x: $0.position.x, y: $0.position.y, size: $0.size)
-        }
+        background = BackgroundBody(document.background)
+        emojis = document.emojis.map(EmojiBody.init)
         nextEmojiId = document.nextEmojiID
         undoActionName = state.undoActionName
         redoActionName = state.redoActionName
@@ -76,43 +82,13 @@ struct DocumentStateBody: ResponseGenerator, Equatable {
         writer.integer(version)
         writer.raw(",")
         writer.key("background")
-        if let background {
-            writer.raw("{")
-            writer.key("kind")
-            writer.string(background.kind)
-            writer.raw(",")
-            writer.key("url")
-            writer.string(background.url)
-            if let mimeType = background.mimeType {
-                writer.raw(",")
-                writer.key("mimeType")
-                writer.string(mimeType)
-            }
-            writer.raw("}")
-        } else {
-            writer.raw("null")
-        }
+        Self.write(background, into: &writer)
         writer.raw(",")
         writer.key("emojis")
         writer.raw("[")
         for (index, emoji) in emojis.enumerated() {
             if index > 0 { writer.raw(",") }
-            writer.raw("{")
-            writer.key("id")
-            writer.integer(emoji.id)
-            writer.raw(",")
-            writer.key("text")
-            writer.string(emoji.text)
-            writer.raw(",")
-            writer.key("x")
-            writer.integer(emoji.x)
-            writer.raw(",")
-            writer.key("y")
-            writer.integer(emoji.y)
-            writer.raw(",")
-            writer.key("size")
-            writer.integer(emoji.size)
-            writer.raw("}")
+            Self.write(emoji, into: &writer)
         }
         writer.raw("],")
         writer.key("backgroundState")
@@ -137,6 +113,43 @@ struct DocumentStateBody: ResponseGenerator, Equatable {
 }
 
 extension DocumentStateBody {
+    /// `{"kind": "url" | "image", "url", "mimeType"?}`, or `null` for no background.
+    static func write(_ background: BackgroundBody?, into writer: inout JSONWriter) {
+        guard let background else { return writer.raw("null") }
+        writer.raw("{")
+        writer.key("kind")
+        writer.string(background.kind)
+        writer.raw(",")
+        writer.key("url")
+        writer.string(background.url)
+        if let mimeType = background.mimeType {
+            writer.raw(",")
+            writer.key("mimeType")
+            writer.string(mimeType)
+        }
+        writer.raw("}")
+    }
+
+    /// `{"id", "text", "x", "y", "size"}`.
+    static func write(_ emoji: EmojiBody, into writer: inout JSONWriter) {
+        writer.raw("{")
+        writer.key("id")
+        writer.integer(emoji.id)
+        writer.raw(",")
+        writer.key("text")
+        writer.string(emoji.text)
+        writer.raw(",")
+        writer.key("x")
+        writer.integer(emoji.x)
+        writer.raw(",")
+        writer.key("y")
+        writer.integer(emoji.y)
+        writer.raw(",")
+        writer.key("size")
+        writer.integer(emoji.size)
+        writer.raw("}")
+    }
+
     /// `{"status": "none" | "fetching" | "found" | "failed", …}` (docs/API.md).
     static func write(_ state: BackgroundState, into writer: inout JSONWriter) {
         writer.raw("{")

@@ -1,0 +1,163 @@
+import EmojiArtKit
+import EmojiArtLive
+import Foundation
+import HummingbirdWebSocket
+import Logging
+
+/// `GET /api/documents/{id}/live[?version=N]`, upgraded to a WebSocket: one window following
+/// one document (docs/API.md, "Live documents").
+///
+/// The server speaks first: the whole state (`snapshot`), or — for a window reconnecting at a
+/// version whose later changes are still kept — those `change`s and then `synced`. From then
+/// on every committed version reaches the window as a `change`, in order, whoever made it
+/// (this window, another, or the HTTP API), as do `background` states and `deleted`. The
+/// window sends `edit`, `undo` and `redo` requests, applied one at a time in order; each is
+/// answered `ack` (after the `change` it made) or `refused`.
+struct LiveChannel: Sendable {
+    struct Limits: Sendable {
+        /// Longest message a window may send (larger ones close the connection with 1009).
+        var maximumMessageBytes = 1024 * 1024
+        /// Sustained messages per second a window may send, and the burst above that.
+        var messagesPerSecond = 200.0
+        var burst = 400.0
+    }
+
+    /// Close codes (docs/API.md). The browser reconnects after every one but 4400 and 4404.
+    enum CloseCode: UInt16 {
+        case badMessage = 4400
+        case noDocument = 4404
+        case fellBehind = 4408
+        case tooManyMessages = 4429
+        case documentClosed = 4503
+    }
+
+    let library: DocumentLibrary
+    var limits = Limits()
+    let logger: Logger
+
+    func run(
+        document id: UUID, since version: Int?, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+    ) async {
+        let subscription: LiveSubscription
+        do {
+            guard let found = try await library.withDocument(id, { try await $0.subscribe(since: version) }) else {
+                try? await outbound.close(.unknown(CloseCode.noDocument.rawValue), reason: "There is no such document.")
+                return
+            }
+            subscription = found
+        } catch {
+            try? await outbound.close(.unknown(CloseCode.documentClosed.rawValue), reason: "Try again.")
+            return
+        }
+        defer { subscription.continuation.finish() }
+        do {
+            if let missed = subscription.missed {
+                for change in missed { try await outbound.write(.text(LiveMessages.change(change))) }
+                try await outbound.write(.text(LiveMessages.synced(subscription.state)))
+            } else {
+                try await outbound.write(.text(LiveMessages.snapshot(subscription.state)))
+            }
+        } catch {
+            return
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await forward(subscription.events, to: outbound) }
+            group.addTask {
+                await receive(inbound, document: id, replies: subscription.continuation, outbound: outbound)
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Writes the document's events to the window until the stream ends, then closes.
+    private func forward(_ events: AsyncStream<LiveEvent>, to outbound: WebSocketOutboundWriter) async {
+        do {
+            for await event in events {
+                switch event {
+                case .change(let change): try await outbound.write(.text(LiveMessages.change(change)))
+                case .background(let state): try await outbound.write(.text(LiveMessages.background(state)))
+                case .reply(let reply): try await outbound.write(.text(LiveMessages.reply(reply)))
+                case .deleted:
+                    try await outbound.write(.text(#"{"type":"deleted"}"#))
+                    try await outbound.close(
+                        .unknown(CloseCode.noDocument.rawValue), reason: "The document was deleted.")
+                    return
+                case .closed:
+                    try await outbound.close(.unknown(CloseCode.documentClosed.rawValue), reason: "Reconnect.")
+                    return
+                }
+            }
+            if !Task.isCancelled {
+                // The stream ended on its own: this window fell too far behind.
+                try await outbound.close(.unknown(CloseCode.fellBehind.rawValue), reason: "Too far behind; reconnect.")
+            }
+        } catch {
+            logger.debug("live connection ended: \(error)")
+        }
+    }
+
+    /// Applies the window's requests in order, answering each through `replies`.
+    private func receive(
+        _ inbound: WebSocketInboundStream, document id: UUID, replies: AsyncStream<LiveEvent>.Continuation,
+        outbound: WebSocketOutboundWriter
+    ) async {
+        var bucket = limits.burst
+        var refilled = ContinuousClock.now
+        do {
+            for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
+                let now = ContinuousClock.now
+                let elapsed = now - refilled
+                bucket = min(
+                    limits.burst,
+                    bucket + limits.messagesPerSecond
+                        * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
+                refilled = now
+                guard bucket >= 1 else {
+                    try await outbound.close(
+                        .unknown(CloseCode.tooManyMessages.rawValue), reason: "Too many messages; slow down.")
+                    return
+                }
+                bucket -= 1
+                let request: LiveRequest
+                do {
+                    guard case .text(let text) = message else {
+                        throw EmojiArtError(.malformedJSON, "send text messages.")
+                    }
+                    request = try LiveRequest(json: Array(text.utf8))
+                } catch {
+                    let reason = "Not a request: \(APIError(error).message)"
+                    try await outbound.close(
+                        .unknown(CloseCode.badMessage.rawValue), reason: String(reason.prefix(120)))
+                    return
+                }
+                replies.yield(.reply(await perform(request, on: id)))
+            }
+        } catch {
+            logger.debug("live connection ended: \(error)")
+        }
+    }
+
+    private func perform(_ request: LiveRequest, on id: UUID) async -> LiveReply {
+        do {
+            let state = try await library.withDocument(id) { document -> LiveDocumentState in
+                switch request {
+                case .edit(_, let submission):
+                    try await document.perform(
+                        submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture)
+                case .undo: try await document.undo()
+                case .redo: try await document.redo()
+                }
+            }
+            guard let state else { throw LiveDocumentError.deleted }
+            return .acknowledged(requestID: request.requestID, version: state.version)
+        } catch {
+            let apiError = APIError(error)
+            var currentVersion: Int?
+            if case .conflict(let version, _) = error as? LiveDocumentError { currentVersion = version }
+            return .refused(
+                requestID: request.requestID, code: apiError.code, message: apiError.message,
+                currentVersion: currentVersion)
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import EmojiArtKit
+import EmojiArtLive
+
+/// The server's live messages as JSON text (docs/API.md, "Live documents"), written with the
+/// core's ``JSONWriter`` in the same shapes as the REST document state.
+enum LiveMessages {
+    static func snapshot(_ state: LiveDocumentState) -> String {
+        message("snapshot") { writer in
+            writer.key("state")
+            DocumentStateBody(state).write(into: &writer)
+        }
+    }
+
+    static func synced(_ state: LiveDocumentState) -> String {
+        message("synced") { writer in
+            writer.key("version")
+            writer.integer(state.version)
+            writer.raw(",")
+            writeActionNames(undo: state.undoActionName, redo: state.redoActionName, into: &writer)
+            writer.raw(",")
+            writer.key("backgroundState")
+            DocumentStateBody.write(state.backgroundState, into: &writer)
+        }
+    }
+
+    static func change(_ change: LiveChange) -> String {
+        message("change") { writer in
+            writer.key("version")
+            writer.integer(change.version)
+            writer.raw(",")
+            writeActionNames(undo: change.undoActionName, redo: change.redoActionName, into: &writer)
+            writer.raw(",")
+            writer.key("updatedAt")
+            writer.string(change.updatedAt.apiString)
+            writer.raw(",")
+            writer.key("patch")
+            write(change.patch, into: &writer)
+        }
+    }
+
+    static func background(_ state: BackgroundState) -> String {
+        message("background") { writer in
+            writer.key("backgroundState")
+            DocumentStateBody.write(state, into: &writer)
+        }
+    }
+
+    static func reply(_ reply: LiveReply) -> String {
+        switch reply {
+        case .acknowledged(let requestID, let version):
+            message("ack") { writer in
+                writer.key("requestId")
+                writer.string(requestID)
+                writer.raw(",")
+                writer.key("version")
+                writer.integer(version)
+            }
+        case .refused(let requestID, let code, let text, let currentVersion):
+            message("refused") { writer in
+                writer.key("requestId")
+                writer.string(requestID)
+                writer.raw(",")
+                writer.key("code")
+                writer.string(code)
+                writer.raw(",")
+                writer.key("message")
+                writer.string(text)
+                if let currentVersion {
+                    writer.raw(",")
+                    writer.key("currentVersion")
+                    writer.integer(currentVersion)
+                }
+            }
+        }
+    }
+
+    /// `{"title"?, "background"?, "removed": [id], "inserted": [{"index", "emoji"}],
+    /// "updated": [emoji], "nextEmojiId"}`
+    static func write(_ patch: DocumentPatch, into writer: inout JSONWriter) {
+        writer.raw("{")
+        if let title = patch.title {
+            writer.key("title")
+            writer.string(title)
+            writer.raw(",")
+        }
+        if let background = patch.background {
+            writer.key("background")
+            DocumentStateBody.write(DocumentStateBody.BackgroundBody(background), into: &writer)
+            writer.raw(",")
+        }
+        writer.key("removed")
+        writer.raw("[")
+        for (index, id) in patch.removedIDs.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.integer(id)
+        }
+        writer.raw("],")
+        writer.key("inserted")
+        writer.raw("[")
+        for (index, placed) in patch.inserted.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.raw("{")
+            writer.key("index")
+            writer.integer(placed.index)
+            writer.raw(",")
+            writer.key("emoji")
+            DocumentStateBody.write(DocumentStateBody.EmojiBody(placed.emoji), into: &writer)
+            writer.raw("}")
+        }
+        writer.raw("],")
+        writer.key("updated")
+        writer.raw("[")
+        for (index, emoji) in patch.updated.enumerated() {
+            if index > 0 { writer.raw(",") }
+            DocumentStateBody.write(DocumentStateBody.EmojiBody(emoji), into: &writer)
+        }
+        writer.raw("],")
+        writer.key("nextEmojiId")
+        writer.integer(patch.nextEmojiID)
+        writer.raw("}")
+    }
+
+    private static func writeActionNames(undo: String?, redo: String?, into writer: inout JSONWriter) {
+        writer.key("undoActionName")
+        writer.optionalString(undo)
+        writer.raw(",")
+        writer.key("redoActionName")
+        writer.optionalString(redo)
+    }
+
+    private static func message(_ type: String, _ body: (inout JSONWriter) -> Void) -> String {
+        var writer = JSONWriter(reservingCapacity: 256)
+        writer.raw("{")
+        writer.key("type")
+        writer.string(type)
+        writer.raw(",")
+        body(&writer)
+        writer.raw("}")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
