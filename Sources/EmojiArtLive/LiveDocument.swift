@@ -39,6 +39,8 @@ public actor LiveDocument {
         var state: LiveDocumentState
         /// What the entry changed, for live windows.
         var patch: DocumentPatch
+        /// The live window request that made it, if any.
+        var requestID: String?
         /// Resumed with `false` when the entry is durable, `true` when its caller must write the
         /// next batch; nil for the caller already writing.
         var waiter: CheckedContinuation<Bool, any Error>?
@@ -49,6 +51,9 @@ public actor LiveDocument {
     private var subscribers: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
     /// The latest versions' changes, oldest first, for windows that reconnect a little behind.
     private var recentChanges: [LiveChange] = []
+    /// The window requests behind ``recentChanges``, by id, so a request resent after a dropped
+    /// connection is acknowledged rather than applied twice.
+    private var recentRequestIDs: Set<String> = []
     private var isCommitting = false
     /// Set when a commit failed or the document was unloaded: the in-memory state can no longer
     /// be trusted, so every later call fails and the library opens a fresh copy from the store.
@@ -142,8 +147,13 @@ public actor LiveDocument {
     ///     (they are relative intents); if they no longer do, or the base is newer than the
     ///     document, the result is ``LiveDocumentError/conflict(currentVersion:reason:)``.
     ///   - gesture: edits in a row with the same key form one undo step.
-    public func perform(_ edits: [Edit], baseVersion: Int, gesture: String? = nil) async throws -> LiveDocumentState {
+    ///   - requestID: a live window's id for the request. A request whose id made one of the
+    ///     recent changes is not applied again: the committed state is returned.
+    public func perform(
+        _ edits: [Edit], baseVersion: Int, gesture: String? = nil, requestID: String? = nil
+    ) async throws -> LiveDocumentState {
         try checkOpen()
+        if let requestID, recentRequestIDs.contains(requestID) { return try state() }
         guard baseVersion <= version else {
             throw LiveDocumentError.conflict(
                 currentVersion: version, reason: "the document is at version \(version), older than \(baseVersion).")
@@ -158,27 +168,31 @@ public actor LiveDocument {
             // Its emojis were deleted or moved by a change the client hadn't seen.
             throw LiveDocumentError.conflict(currentVersion: version, reason: error.description)
         }
-        return try await commit(edits, firstNewID: firstNewID)
+        return try await commit(edits, firstNewID: firstNewID, requestID: requestID)
     }
 
     /// Undoes the last step of the shared history; unchanged state if there is nothing to undo.
-    public func undo() async throws -> LiveDocumentState {
+    /// A `requestID` as in ``perform(_:baseVersion:gesture:requestID:)``.
+    public func undo(requestID: String? = nil) async throws -> LiveDocumentState {
         try checkOpen()
+        if let requestID, recentRequestIDs.contains(requestID) { return try state() }
         let firstNewID = session.document.nextEmojiID
         guard let applied = try session.undo() else { return workingState }
-        return try await commit(applied, firstNewID: firstNewID)
+        return try await commit(applied, firstNewID: firstNewID, requestID: requestID)
     }
 
     /// Redoes the last undone step; unchanged state if there is nothing to redo.
-    public func redo() async throws -> LiveDocumentState {
+    /// A `requestID` as in ``perform(_:baseVersion:gesture:requestID:)``.
+    public func redo(requestID: String? = nil) async throws -> LiveDocumentState {
         try checkOpen()
+        if let requestID, recentRequestIDs.contains(requestID) { return try state() }
         let firstNewID = session.document.nextEmojiID
         guard let applied = try session.redo() else { return workingState }
-        return try await commit(applied, firstNewID: firstNewID)
+        return try await commit(applied, firstNewID: firstNewID, requestID: requestID)
     }
 
     /// Records applied edits as the next version and waits until they are durable.
-    private func commit(_ applied: [Edit], firstNewID: Int) async throws -> LiveDocumentState {
+    private func commit(_ applied: [Edit], firstNewID: Int, requestID: String?) async throws -> LiveDocumentState {
         version += 1
         updatedAt = now()
         let result = workingState
@@ -186,11 +200,13 @@ public actor LiveDocument {
         let patch = DocumentPatch(edits: applied, firstNewID: firstNewID, after: session.document)
         if isCommitting {
             let mustWriteNextBatch = try await withCheckedThrowingContinuation { waiter in
-                pending.append(PendingCommit(entry: entry, state: result, patch: patch, waiter: waiter))
+                pending.append(
+                    PendingCommit(entry: entry, state: result, patch: patch, requestID: requestID, waiter: waiter))
             }
             guard mustWriteNextBatch else { return withBackgroundState(result) }
         } else {
-            pending.append(PendingCommit(entry: entry, state: result, patch: patch, waiter: nil))
+            pending.append(
+                PendingCommit(entry: entry, state: result, patch: patch, requestID: requestID, waiter: nil))
             isCommitting = true
         }
         try await writePendingBatch()
@@ -236,7 +252,8 @@ public actor LiveDocument {
             publish(
                 LiveChange(
                     version: commit.entry.version, patch: commit.patch, undoActionName: commit.state.undoActionName,
-                    redoActionName: commit.state.redoActionName, updatedAt: commit.state.updatedAt))
+                    redoActionName: commit.state.redoActionName, updatedAt: commit.state.updatedAt,
+                    requestID: commit.requestID))
         }
         refreshBackground()
         for commit in batch { commit.waiter?.resume(returning: false) }
@@ -329,8 +346,13 @@ public actor LiveDocument {
 
     private func publish(_ change: LiveChange) {
         recentChanges.append(change)
+        if let requestID = change.requestID { recentRequestIDs.insert(requestID) }
         if recentChanges.count > LiveDocument.recentChangeLimit * 2 {
-            recentChanges.removeFirst(recentChanges.count - LiveDocument.recentChangeLimit)
+            let forgotten = recentChanges.count - LiveDocument.recentChangeLimit
+            for old in recentChanges[..<forgotten] {
+                if let requestID = old.requestID { recentRequestIDs.remove(requestID) }
+            }
+            recentChanges.removeFirst(forgotten)
         }
         send(.change(change))
     }
@@ -403,6 +425,9 @@ public struct LiveChange: Sendable, Equatable {
     public var undoActionName: String?
     public var redoActionName: String?
     public var updatedAt: Date
+    /// The live window request that made it (nil for other callers), kept so that a request
+    /// resent after a dropped connection is recognised.
+    public var requestID: String?
 }
 
 /// What a live window hears about its document, in order.

@@ -29,7 +29,7 @@ public func buildApplication(
         router: router,
         server: .http1WebSocketUpgrade(
             webSocketRouter: buildLiveRouter(library: library, logger: logger),
-            configuration: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes)),
+            configuration: .init(ws: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes))),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
         services: [MaintenanceService(library: library, interval: configuration.maintenanceInterval, logger: logger)],
         onServerRunning: { channel in

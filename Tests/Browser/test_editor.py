@@ -294,28 +294,14 @@ def test_editing_the_title(page, api):
     page.wait_for_url("**/")
 
 
-def test_a_conflict_reloads_the_state_and_says_so(page, api):
-    doc = api.create("Conflict", emojis=[("🦊", 0, 0, 50), ("🐻", 150, 0, 50)])
-    open_editor(page, doc)
-    api.edit(doc, [{"type": "deleteEmojis", "ids": [1]}])  # another window deletes the fox
-    start = screen_point(page, 0, 0)
-    drag(page, start, (start[0] + 40, start[1]))
-    expect(page.locator("#notices")).to_contain_text("changed")
-    expect(page.locator("#canvas .emoji")).to_have_count(1)
-    expect(page.locator("#canvas .emoji")).to_have_text("🐻")
-    state = api.get(doc)
-    wait_version(page, state["version"])
-    assert [e["text"] for e in state["emojis"]] == ["🐻"]
-    expect(page.locator("#save-status")).to_have_attribute("data-state", "saved")
-
-
 def test_server_errors_are_shown(page, api):
     doc = api.create("Errors")
     open_editor(page, doc)
     drop_data(page, "#canvas", {"text/plain": "abc"})  # not an emoji: the server refuses it
-    expect(page.get_by_role("alert")).to_be_visible()
-    expect(page.locator("#save-status")).to_have_attribute("data-state", "error")
-    assert api.get(doc)["emojis"] == []
+    expect(page.get_by_role("alert")).to_contain_text("emoji")
+    # Refused means nothing changed: everything acknowledged is still saved.
+    expect(page.locator("#save-status")).to_have_attribute("data-state", "saved")
+    assert api.get(doc)["emojis"] == [] and api.get(doc)["version"] == doc["version"]
 
 
 def test_panning_a_big_document_moves_a_snapshot_then_the_emojis(page, api):

@@ -144,9 +144,10 @@ struct LiveChannel: Sendable {
                 switch request {
                 case .edit(_, let submission):
                     try await document.perform(
-                        submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture)
-                case .undo: try await document.undo()
-                case .redo: try await document.redo()
+                        submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture,
+                        requestID: request.requestID)
+                case .undo: try await document.undo(requestID: request.requestID)
+                case .redo: try await document.redo(requestID: request.requestID)
                 }
             }
             guard let state else { throw LiveDocumentError.deleted }

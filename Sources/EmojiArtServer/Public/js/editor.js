@@ -1,13 +1,14 @@
-// The editor for one document: sends intents to the server and renders the state it answers.
+// The editor for one document: sends intents to the server over the document's live connection
+// and renders the state the server answers, whichever window (or script) changed it.
 import * as api from "./api.js";
 import { CanvasView } from "./canvas.js";
 import { notify } from "./dom.js";
+import { applyChange, LiveConnection } from "./live.js";
 import { EMOJI_DRAG_TYPE, PaletteBar } from "./palette-bar.js";
 
 const documentId = decodeURIComponent(location.pathname.replace(/^\/documents\//, "").replace(/\/+$/, ""));
 const VIEW_KEY = "emojiart:view:" + documentId; // zoom and pan, per window (sessionStorage)
 const BACKGROUND_KEY = "emojiart:background:" + documentId; // URLs this window set, failures it showed
-const POLL_INTERVAL = 300; // ms between GETs while the server fetches the background
 const COORDINATE_LIMIT = 1_000_000;
 
 const $ = (id) => document.getElementById(id);
@@ -19,7 +20,7 @@ const zoomLevel = $("zoom-level");
 const statusBox = $("save-status");
 const statusText = $("save-status-text");
 
-/** The state last rendered; every edit is sent with its version as baseVersion. */
+/** The document as the server last described it; every edit is sent with its version as baseVersion. */
 let state = null;
 
 // MARK: - Saved / saving / error indicator
@@ -48,13 +49,14 @@ const canvas = new CanvasView($("canvas"), {
   },
 });
 
+/** Shows `next` (the whole state) at once. */
 function render(next) {
-  if (!next || (state && next.version < state.version)) return;
   state = next;
+  renderScheduled = false;
   document.body.dataset.version = String(state.version);
   document.title = state.title + " — EmojiArt";
   if (document.activeElement !== titleInput) titleInput.value = state.title;
-  titleInput.disabled = false;
+  titleInput.disabled = gone;
   setActionButton(undoButton, "Undo", state.undoActionName, "Ctrl+Z");
   setActionButton(redoButton, "Redo", state.redoActionName, "Shift+Ctrl+Z");
   const previous = shownBackgroundState;
@@ -63,62 +65,117 @@ function render(next) {
   backgroundStateRendered(previous, shownBackgroundState, state.background);
 }
 
+/** Changes arriving in a burst are drawn once, at the next frame (or soon, when hidden). */
+let renderScheduled = false;
+function scheduleRender() {
+  if (renderScheduled) return;
+  renderScheduled = true;
+  const draw = () => renderScheduled && render(state);
+  if (document.hidden) setTimeout(draw, 250);
+  else requestAnimationFrame(draw);
+}
+
 function setActionButton(button, verb, actionName, shortcut) {
   const label = actionName ? `${verb} ${actionName}` : verb;
   button.textContent = label;
   button.title = `${label} (${shortcut})`;
-  button.disabled = !actionName;
+  button.disabled = !actionName || gone;
 }
 
-// MARK: - Talking to the server, one request at a time
+// MARK: - The live connection (docs/API.md, "Live documents")
+//
+// Edits go to the server in order and come back as changes, like everyone else's; the window
+// draws only what the server committed. While the connection is down, edits wait in order and
+// are sent when it is back (the status says how many wait); undo and redo are refused while
+// offline, because the shared history may have moved on.
 
-let queue = Promise.resolve();
-let pending = 0;
+/** The document was deleted: nothing more can be edited here. */
+let gone = false;
 
-/**
- * Runs `task` (which returns a new state) after every earlier request has finished, so each
- * request carries the version the previous one produced; renders the answer.
- * Resolves with the new state; rejects after showing the error.
- */
-function enqueue(task) {
-  pending += 1;
-  setStatus("saving", "Saving…");
-  const run = queue.then(task);
-  queue = run.catch(() => {});
-  return run
-    .then((next) => {
+const live = new LiveConnection(
+  documentId,
+  {
+    snapshot: (next) => {
       render(next);
-      if (pending === 1) setStatus("saved", "All changes saved");
-      return next;
-    })
-    .catch(async (error) => {
-      if (error instanceof api.ApiError && error.code === "conflict") {
-        notify("The document changed in another window, so that change no longer applies. Showing the latest version.", { title: "Reloaded" });
-        await reload();
-        if (pending === 1) setStatus("saved", "All changes saved");
-      } else {
-        setStatus("error", "Not saved", error.message);
-        notify(error.message, { kind: "error", title: "Couldn’t save that change" });
+      document.body.dataset.ready = "true";
+    },
+    synced: (message) => {
+      state = {
+        ...state,
+        undoActionName: message.undoActionName,
+        redoActionName: message.redoActionName,
+        backgroundState: message.backgroundState,
+      };
+      render(state);
+    },
+    change: (message) => {
+      try {
+        state = applyChange(state, message);
+      } catch {
+        live.resynchronize(); // cannot happen with a correct server: start again from a snapshot
+        return;
       }
-      throw error;
-    })
-    .finally(() => {
-      pending -= 1;
-    });
+      scheduleRender();
+    },
+    background: (backgroundState) => {
+      state = { ...state, backgroundState };
+      scheduleRender();
+    },
+    deleted: () => {
+      if (gone) return;
+      gone = true;
+      if (!state) {
+        notify("There is no such document. It may have been deleted.", { kind: "error", title: "Couldn’t open this document" });
+        return;
+      }
+      render(state);
+      notify("This document was deleted in another window. Nothing more can be changed here.", {
+        kind: "error",
+        title: "Document deleted",
+      });
+    },
+    status: showConnection,
+  },
+  () => (state ? state.version : null),
+);
+
+function showConnection({ state: connection, retryIn, waiting }) {
+  const changes = waiting === 1 ? "1 change" : `${waiting} changes`;
+  if (connection === "gone") {
+    setStatus("error", state ? "Deleted" : "Not found", "This document no longer exists.");
+  } else if (connection === "online") {
+    if (waiting) setStatus("saving", "Saving…");
+    else setStatus("saved", "All changes saved");
+  } else if (connection === "connecting") {
+    setStatus("loading", state ? "Reconnecting…" : "Connecting…", waiting ? `${changes} waiting to be saved` : "");
+  } else {
+    const seconds = Math.max(1, Math.round((retryIn || 0) / 1000));
+    const text = waiting ? `Offline — ${changes} waiting` : "Offline";
+    setStatus("offline", text, `Not connected to the server; trying again in ${seconds} s. Click to retry now.`);
+  }
+  statusBox.dataset.waiting = String(waiting);
+  const offline = connection !== "online";
+  undoButton.disabled = offline || !state?.undoActionName || gone;
+  redoButton.disabled = offline || !state?.redoActionName || gone;
 }
 
-const perform = (edits, gesture) =>
-  enqueue(() => api.postEdits(documentId, state.version, edits, gesture));
+statusBox.addEventListener("click", () => live.retryNow());
 
-async function reload() {
-  try {
-    const next = await api.getDocument(documentId);
-    state = null; // accept it even if another window undid to an older-looking version
-    render(next);
-  } catch (error) {
-    setStatus("error", "Offline", error.message);
-    notify(error.message, { kind: "error", title: "Couldn’t reload the document" });
+/** Reports a refused request; the document itself converges through the live changes. */
+function refused(error, title = "Couldn’t make that change") {
+  if (error.code === "conflict") {
+    notify("The document changed in another window, so that change no longer applies.", { title: "Not changed" });
+  } else if (error.code !== "gone") {
+    notify(error.message, { kind: "error", title });
   }
+}
+
+/** Sends edits as one undo step (`gesture` extends the previous step with the same key). */
+function perform(edits, gesture) {
+  if (!state || gone) return Promise.resolve();
+  const body = { type: "edit", baseVersion: state.version, edits };
+  if (gesture) body.gesture = gesture;
+  return live.request(body).catch((error) => refused(error));
 }
 
 // MARK: - Intents
@@ -126,27 +183,38 @@ async function reload() {
 function addEmoji(text, point) {
   const size = Math.min(1024, Math.max(1, Math.round(40 / canvas.zoom)));
   const coordinate = (v) => Math.max(-COORDINATE_LIMIT, Math.min(COORDINATE_LIMIT, Math.round(v)));
-  return perform([{ type: "addEmoji", text, position: { x: coordinate(point.x), y: coordinate(point.y) }, size }])
-    .catch(() => {});
+  return perform([{ type: "addEmoji", text, position: { x: coordinate(point.x), y: coordinate(point.y) }, size }]);
 }
 
 function setBackgroundURL(url) {
+  // A pasted data: URL may be larger than a live message: send its bytes as an upload.
+  if (/^data:/i.test(url)) {
+    return fetch(url)
+      .then((response) => response.blob())
+      .then(uploadBackground, () => notify("That image data is not valid.", { kind: "error", title: "Set Background" }));
+  }
   rememberSetURL(url);
-  return perform([{ type: "setBackground", background: url }]).catch(() => {});
+  return perform([{ type: "setBackground", background: url }]);
 }
 
-function uploadBackground(file) {
-  return enqueue(() => api.uploadBackground(documentId, state.version, file)).catch(() => {});
+/** Uploads over HTTP (image bytes are not sent over the live connection); the change comes back live. */
+async function uploadBackground(file) {
+  if (!state || gone) return;
+  try {
+    await api.uploadBackground(documentId, state.version, file);
+  } catch (error) {
+    notify(error.message, { kind: "error", title: "Couldn’t set the background" });
+  }
 }
 
 function deleteSelection() {
   const ids = [...canvas.selection];
   if (!ids.length) return;
-  perform([{ type: "deleteEmojis", ids }]).catch(() => {});
+  perform([{ type: "deleteEmojis", ids }]);
 }
 
-const undo = () => enqueue(() => api.undo(documentId)).catch(() => {});
-const redo = () => enqueue(() => api.redo(documentId)).catch(() => {});
+const undo = () => live.request({ type: "undo" }, { whenOffline: "refuse" }).catch((error) => refused(error, "Couldn’t undo"));
+const redo = () => live.request({ type: "redo" }, { whenOffline: "refuse" }).catch((error) => refused(error, "Couldn’t redo"));
 
 /**
  * A dropped or pasted URL may be an image-search result link that carries the image's real
@@ -190,15 +258,12 @@ function receive(data, point) {
 // MARK: - Background fetching (docs/API.md "Document state": backgroundState)
 //
 // The server fetches a URL background itself and stores the image; the page draws only the
-// server's copy. While it fetches, this window polls the document until the status changes.
+// server's copy. Its state (fetching, found, failed) arrives over the live connection.
 
 /** The backgroundState last rendered (null before the first render). */
 let shownBackgroundState = null;
 /** URLs this window saw being fetched: when one is found, zoom to fit once. */
 const fetchesSeen = new Set();
-let pollTimer = 0;
-let polling = false; // a poll request is in flight
-let leaving = false;
 const backgroundAlert = $("background-alert");
 
 function loadBackgroundMemory() {
@@ -235,11 +300,7 @@ function backgroundStateRendered(previous, current, background) {
   const status = current.status;
   if (status === "fetching") {
     if (typeof current.url === "string") fetchesSeen.add(current.url);
-    schedulePoll();
-  } else {
-    stopPolling();
-  }
-  if (status === "found") {
+  } else if (status === "found") {
     const url = typeof current.url === "string" ? current.url : background && background.url;
     if (url && fetchesSeen.has(url) && previous && previous.status === "fetching") {
       fetchesSeen.clear();
@@ -265,41 +326,8 @@ function showBackgroundAlert(reason) {
 
 backgroundAlert.addEventListener("close", () => $("canvas").focus({ preventScroll: true }));
 
-function schedulePoll() {
-  if (pollTimer || polling || leaving) return;
-  pollTimer = setTimeout(poll, POLL_INTERVAL);
-}
-
-function stopPolling() {
-  clearTimeout(pollTimer);
-  pollTimer = 0;
-}
-
-async function poll() {
-  pollTimer = 0;
-  if (polling || leaving) return;
-  polling = true;
-  let retry = false;
-  try {
-    render(await api.getDocument(documentId));
-  } catch {
-    retry = true; // offline for a moment: keep asking, less often
-  } finally {
-    polling = false;
-  }
-  if (leaving || !shownBackgroundState || shownBackgroundState.status !== "fetching") return;
-  if (retry) pollTimer = setTimeout(poll, POLL_INTERVAL * 5);
-  else schedulePoll();
-}
-
-addEventListener("pagehide", () => {
-  leaving = true;
-  stopPolling();
-});
-addEventListener("pageshow", (event) => {
-  if (!event.persisted) return;
-  leaving = false; // back from the back/forward cache
-  if (shownBackgroundState && shownBackgroundState.status === "fetching") schedulePoll();
+addEventListener("pagehide", (event) => {
+  if (!event.persisted) live.close();
 });
 
 // MARK: - Controls
@@ -321,8 +349,8 @@ titleInput.addEventListener("keydown", (event) => {
 titleInput.addEventListener("change", () => {
   const title = titleInput.value;
   if (!state || title === state.title) return;
-  enqueue(() => api.renameDocument(documentId, title)).catch(() => {
-    titleInput.value = state.title;
+  perform([{ type: "retitle", title }]).then(() => {
+    if (document.activeElement !== titleInput) titleInput.value = state.title;
   });
 });
 
@@ -367,9 +395,9 @@ document.addEventListener("keydown", (event) => {
     arrowGesture ??= "keys-" + Math.random().toString(36).slice(2);
     clearTimeout(arrowTimer);
     arrowTimer = setTimeout(() => (arrowGesture = null), 1000);
-    perform([{ type: "moveEmojis", ids: [...canvas.selection], offset }], arrowGesture).catch(() => {});
+    perform([{ type: "moveEmojis", ids: [...canvas.selection], offset }], arrowGesture);
   } else if ((key === "]" || key === "[") && canvas.selection.size) {
-    perform([{ type: "resizeEmojis", ids: [...canvas.selection], scale: key === "]" ? 1.25 : 0.8 }]).catch(() => {});
+    perform([{ type: "resizeEmojis", ids: [...canvas.selection], scale: key === "]" ? 1.25 : 0.8 }]);
   } else if (key === "+" || key === "=") {
     canvas.zoomBy(1.25);
   } else if (key === "-") {
@@ -409,26 +437,17 @@ function restoreView() {
   zoomLevel.textContent = Math.round(canvas.zoom * 100) + "%";
 }
 
-// Another window may have changed the document while this one was hidden.
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && state && pending === 0) {
-    api.getDocument(documentId).then(render, () => {});
-  }
+// Edits still waiting when the window closes would be lost: ask first.
+addEventListener("beforeunload", (event) => {
+  if (live.waiting > 0 && !gone) event.preventDefault();
 });
 
 // MARK: - Start
 
-async function start() {
+function start() {
   restoreView();
   palettes.load();
-  try {
-    render(await api.getDocument(documentId));
-    setStatus("saved", "All changes saved");
-    document.body.dataset.ready = "true";
-  } catch (error) {
-    setStatus("error", "Not loaded", error.message);
-    notify(error.message, { kind: "error", title: "Couldn’t open this document" });
-  }
+  live.open();
 }
 
 start();

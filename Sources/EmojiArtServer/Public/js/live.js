@@ -1,0 +1,248 @@
+// The live connection of one window to one document (docs/API.md, "Live documents").
+//
+// The server is authoritative: this module never applies an edit itself. It sends requests in
+// order and reports what the server says back — the document as a snapshot, then each
+// committed version as a patch, background states, and the answer to each request.
+//
+// Requests made while the connection is down wait in an outbox, in order, and are sent once it
+// is back. A request that was sent but not answered when the connection dropped is sent again
+// with the same id: the server recognises ids it has already applied and only acknowledges
+// them, so nothing is applied twice and nothing acknowledged is lost.
+
+/** The server's limit on one message (docs/API.md); larger requests are refused here. */
+export const MAXIMUM_MESSAGE_BYTES = 1024 * 1024;
+const RETRY_DELAYS = [250, 500, 1000, 2000, 4000, 8000, 15000]; // ms, then the last one again
+
+/** Why the server refused a request (`code` as in the HTTP API), or why it was never sent. */
+export class LiveRefusal extends Error {
+  constructor(code, message, currentVersion) {
+    super(message);
+    this.name = "LiveRefusal";
+    this.code = code;
+    this.currentVersion = currentVersion;
+  }
+}
+
+let requestCounter = 0;
+const requestPrefix = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+
+export class LiveConnection {
+  /**
+   * @param {string} documentId
+   * @param {object} handlers
+   *   snapshot(state) — the whole document (on connect, or when too far behind to catch up);
+   *   change(message) — one committed version: {version, undoActionName, redoActionName, updatedAt, patch};
+   *   synced(message) — caught up after a reconnect: {version, undoActionName, redoActionName, backgroundState};
+   *   background(backgroundState); deleted(); status({state, retryIn?, waiting}) where state is
+   *   "connecting" | "online" | "offline" | "gone".
+   * @param {() => number | null} currentVersion the version the window shows (to reconnect from)
+   */
+  constructor(documentId, handlers, currentVersion) {
+    this.documentId = documentId;
+    this.handlers = handlers;
+    this.currentVersion = currentVersion;
+    /** Requests not yet answered, in order: {id, body, resolve, reject, sent}. */
+    this.outbox = [];
+    this.socket = null;
+    this.ready = false; // the server has sent the snapshot or `synced`
+    this.attempt = 0;
+    this.retryTimer = 0;
+    this.gone = false; // the document no longer exists: stop for good
+    this.fromScratch = false; // reconnect for a snapshot rather than the changes since a version
+  }
+
+  /** Requests waiting to be sent or answered. */
+  get waiting() {
+    return this.outbox.length;
+  }
+
+  get online() {
+    return this.ready;
+  }
+
+  open() {
+    if (this.gone || this.socket) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = 0;
+    const version = this.fromScratch ? null : this.currentVersion();
+    this.fromScratch = false;
+    const query = version === null || version === undefined ? "" : "?version=" + encodeURIComponent(version);
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const url = `${scheme}//${location.host}/api/documents/${encodeURIComponent(this.documentId)}/live${query}`;
+    this.report("connecting");
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("close", (event) => this.closed(socket, event));
+  }
+
+  /** Closes for good (the page is going away). Unanswered requests stay unanswered. */
+  close() {
+    this.gone = true;
+    clearTimeout(this.retryTimer);
+    if (this.socket) this.socket.close(1000, "Leaving.");
+  }
+
+  /** Drops the connection and starts again from a snapshot (the window lost track). */
+  resynchronize() {
+    this.fromScratch = true;
+    if (this.socket) this.socket.close(1000, "Resynchronizing.");
+  }
+
+  /** Reconnects now, without waiting for the backoff (the user asked to). */
+  retryNow() {
+    if (this.gone || this.socket) return;
+    this.attempt = 0;
+    this.open();
+  }
+
+  /**
+   * Sends `{type: "edit" | "undo" | "redo", …}` in order after every earlier request.
+   * Resolves with the version the server acknowledged; rejects with a LiveRefusal.
+   * `whenOffline: "refuse"` refuses at once instead of waiting while the connection is down.
+   */
+  request(body, { whenOffline = "queue" } = {}) {
+    if (this.gone) return Promise.reject(new LiveRefusal("gone", "This document no longer exists."));
+    if (whenOffline === "refuse" && !this.ready) {
+      return Promise.reject(new LiveRefusal("offline", "Not connected to the server; try again when it is back."));
+    }
+    const id = `${requestPrefix}-${++requestCounter}`;
+    const message = JSON.stringify({ ...body, requestId: id });
+    if (new Blob([message]).size > MAXIMUM_MESSAGE_BYTES) {
+      return Promise.reject(new LiveRefusal("too_large", "That change is too large to send (over 1 MiB)."));
+    }
+    return new Promise((resolve, reject) => {
+      const item = { id, message, resolve, reject, sent: false };
+      this.outbox.push(item);
+      this.flush();
+      this.report(this.ready ? "online" : "offline");
+    });
+  }
+
+  // MARK: - Internals
+
+  flush() {
+    if (!this.ready || !this.socket) return;
+    for (const item of this.outbox) {
+      if (item.sent) continue;
+      this.socket.send(item.message);
+      item.sent = true;
+    }
+  }
+
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    switch (message.type) {
+      case "snapshot":
+        this.handlers.snapshot(message.state);
+        this.becomeReady();
+        break;
+      case "synced":
+        this.handlers.synced(message);
+        this.becomeReady();
+        break;
+      case "change":
+        this.handlers.change(message);
+        break;
+      case "background":
+        this.handlers.background(message.backgroundState);
+        break;
+      case "ack":
+      case "refused":
+        this.answer(message);
+        break;
+      case "deleted":
+        this.gone = true;
+        this.handlers.deleted();
+        break;
+    }
+  }
+
+  becomeReady() {
+    this.ready = true;
+    this.attempt = 0;
+    this.flush();
+    this.report("online");
+  }
+
+  answer(message) {
+    const index = this.outbox.findIndex((item) => item.id === message.requestId);
+    if (index < 0) return;
+    const [item] = this.outbox.splice(index, 1);
+    if (message.type === "ack") item.resolve(message.version);
+    else item.reject(new LiveRefusal(message.code, message.message, message.currentVersion));
+    this.report("online");
+  }
+
+  closed(socket, event) {
+    if (socket !== this.socket) return;
+    this.socket = null;
+    this.ready = false;
+    for (const item of this.outbox) item.sent = false; // sent again (by id) once back
+    if (event.code === 4404 || this.gone) {
+      this.gone = true;
+      for (const item of this.outbox.splice(0)) {
+        item.reject(new LiveRefusal("gone", "This document no longer exists."));
+      }
+      if (event.code === 4404) this.handlers.deleted();
+      this.report("gone");
+      return;
+    }
+    if (event.code === 4400) {
+      // The server could not read a request: a defect here, not something a retry mends.
+      for (const item of this.outbox.splice(0)) {
+        item.reject(new LiveRefusal("bad_message", event.reason || "The server could not read a change."));
+      }
+    }
+    const delay = RETRY_DELAYS[Math.min(this.attempt, RETRY_DELAYS.length - 1)];
+    this.attempt += 1;
+    const jittered = Math.round(delay * (0.8 + Math.random() * 0.4));
+    this.retryTimer = setTimeout(() => this.open(), jittered);
+    this.report("offline", jittered);
+  }
+
+  report(state, retryIn) {
+    this.handlers.status({ state: this.gone ? "gone" : state, retryIn, waiting: this.outbox.length });
+  }
+}
+
+/**
+ * Applies one `change` message's patch to a document state in the HTTP API's shape
+ * (docs/API.md, "Document state"), returning a new state; throws if the change does not
+ * follow `state` directly.
+ */
+export function applyChange(state, change) {
+  if (change.version !== state.version + 1) {
+    throw new Error(`change ${change.version} does not follow version ${state.version}`);
+  }
+  const patch = change.patch;
+  let emojis = state.emojis;
+  if (patch.removed.length) {
+    const removed = new Set(patch.removed);
+    emojis = emojis.filter((emoji) => !removed.has(emoji.id));
+  } else if (patch.inserted.length || patch.updated.length) {
+    emojis = emojis.slice();
+  }
+  for (const { index, emoji } of patch.inserted) emojis.splice(index, 0, emoji);
+  if (patch.updated.length) {
+    const updated = new Map(patch.updated.map((emoji) => [emoji.id, emoji]));
+    emojis = emojis.map((emoji) => updated.get(emoji.id) || emoji);
+  }
+  const next = {
+    ...state,
+    emojis,
+    version: change.version,
+    undoActionName: change.undoActionName,
+    redoActionName: change.redoActionName,
+    updatedAt: change.updatedAt,
+    nextEmojiId: patch.nextEmojiId,
+  };
+  if ("title" in patch) next.title = patch.title;
+  if ("background" in patch) next.background = patch.background;
+  return next;
+}
