@@ -4,7 +4,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import ServiceLifecycle
 
 /// `emojiart-bench server` (continued): background images.
 ///
@@ -89,7 +88,7 @@ enum BackgroundBenchmarks {
             let state = json?["backgroundState"] as? [String: Any]
             switch state?["status"] as? String {
             case "found":
-                return (ServerBenchmarks.seconds(ContinuousClock.now - start), state?["imageURL"] as? String ?? "")
+                return (seconds(ContinuousClock.now - start), state?["imageURL"] as? String ?? "")
             case "failed":
                 throw BenchmarkError("the background failed: \(state?["reason"] ?? "")")
             default:
@@ -101,34 +100,16 @@ enum BackgroundBenchmarks {
 
     static func measureGets(
         _ url: String, etag: String?, for duration: Duration, client: HTTPClient
-    ) async throws -> ServerBenchmarks.EditResult {
-        let deadline = ContinuousClock.now + duration
-        let start = ContinuousClock.now
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    var latencies: [Double] = []
-                    while ContinuousClock.now < deadline {
-                        var request = HTTPClientRequest(url: url)
-                        if let etag { request.headers.add(name: "If-None-Match", value: etag) }
-                        let sent = ContinuousClock.now
-                        let response = try await client.execute(request, timeout: .seconds(10))
-                        _ = try await response.body.collect(upTo: 64 * 1024 * 1024)
-                        guard response.status == (etag == nil ? .ok : .notModified) else {
-                            throw BenchmarkError("the image answered \(response.status)")
-                        }
-                        latencies.append(ServerBenchmarks.seconds(ContinuousClock.now - sent))
-                    }
-                    return latencies
-                }
+    ) async throws -> LoadResult {
+        try await measureClosedLoop(clients: 8, for: duration) {
+            var request = HTTPClientRequest(url: url)
+            if let etag { request.headers.add(name: "If-None-Match", value: etag) }
+            let response = try await client.execute(request, timeout: .seconds(10))
+            _ = try await response.body.collect(upTo: 64 * 1024 * 1024)
+            guard response.status == (etag == nil ? .ok : .notModified) else {
+                throw BenchmarkError("the image answered \(response.status)")
             }
-            return try await group.reduce(into: []) { $0 += $1 }
         }
-        let elapsed = ServerBenchmarks.seconds(ContinuousClock.now - start)
-        let sorted = latencies.sorted()
-        return .init(
-            perSecond: Double(sorted.count) / elapsed, p50: sorted[sorted.count / 2],
-            p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
     }
 
     /// An RGB PNG of random pixels, deflate-stored (random pixels don't compress anyway).
@@ -192,19 +173,6 @@ struct StubImageServer {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield("http://127.0.0.1:\(channel.localAddress?.port ?? 0)/") })
-        let services = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await services.run()
-                return nil
-            }
-            var iterator = urls.makeAsyncIterator()
-            guard let url = await iterator.next() else { throw BenchmarkError("the stub did not start") }
-            let result = try await body(url)
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return result
-        }
+        return try await whileServing(app, urls: urls, body)
     }
 }

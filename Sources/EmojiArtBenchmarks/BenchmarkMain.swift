@@ -5,6 +5,7 @@ import Foundation
 /// `emojiart-bench`: measures the core's figures quoted in docs/PERFORMANCE.md.
 ///
 /// Run it in release: `swift run -c release emojiart-bench` (or `scripts/benchmark`).
+/// `server` measures the server over HTTP and WebSockets instead (`live`: only the WebSockets).
 /// `--smoke` runs every measurement on tiny inputs, to check the benchmark still works.
 @main
 enum BenchmarkMain {
@@ -12,9 +13,15 @@ enum BenchmarkMain {
         let smoke = CommandLine.arguments.contains("--smoke")
         let scale = Scale(smoke: smoke)
         var report = Report()
+        if CommandLine.arguments.contains("live") {
+            try await LiveBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
         if CommandLine.arguments.contains("server") {
             try await ServerBenchmarks.run(smoke: smoke, into: &report)
             try await BackgroundBenchmarks.run(smoke: smoke, into: &report)
+            try await LiveBenchmarks.run(smoke: smoke, into: &report)
             report.print()
             return
         }

@@ -6,7 +6,6 @@ import EmojiArtStore
 import Foundation
 import Hummingbird
 import NIOCore
-import ServiceLifecycle
 
 /// `emojiart-bench server`: the real server on loopback, driven over HTTP.
 ///
@@ -30,7 +29,7 @@ enum ServerBenchmarks {
             configuration.fetchPolicy.allowsPublicAddresses = false
             let results = try await withServer(configuration) { base in
                 let id = try await createDocument(base, client: client)
-                var results: [(Int, EditResult)] = []
+                var results: [(Int, LoadResult)] = []
                 for clients in [1, 8] {
                     results.append(
                         (
@@ -88,43 +87,19 @@ enum ServerBenchmarks {
             "\(format(median(httpTimes) * 1000)) ms (median of \(httpTimes.count), includes the JSON response)")
     }
 
-    struct EditResult {
-        var perSecond: Double
-        var p50: Double
-        var p99: Double
-    }
-
     static func measureEdits(
         _ base: String, document: String, clients: Int, for duration: Duration, client: HTTPClient
-    ) async throws -> EditResult {
+    ) async throws -> LoadResult {
         let body = #"{"baseVersion":0,"edit":{"type":"moveEmojis","ids":[1],"offset":{"x":1,"y":-1}}}"#
-        let deadline = ContinuousClock.now + duration
-        let start = ContinuousClock.now
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for _ in 0..<clients {
-                group.addTask {
-                    var latencies: [Double] = []
-                    while ContinuousClock.now < deadline {
-                        var request = HTTPClientRequest(url: "\(base)api/documents/\(document)/edits")
-                        request.method = .POST
-                        request.headers.add(name: "Content-Type", value: "application/json")
-                        request.body = .bytes(ByteBuffer(string: body))
-                        let sent = ContinuousClock.now
-                        let response = try await client.execute(request, timeout: .seconds(10))
-                        _ = try await response.body.collect(upTo: 1024 * 1024)
-                        guard response.status == .ok else { throw BenchmarkError("edit answered \(response.status)") }
-                        latencies.append(seconds(ContinuousClock.now - sent))
-                    }
-                    return latencies
-                }
-            }
-            return try await group.reduce(into: []) { $0 += $1 }
+        return try await measureClosedLoop(clients: clients, for: duration) {
+            var request = HTTPClientRequest(url: "\(base)api/documents/\(document)/edits")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+            let response = try await client.execute(request, timeout: .seconds(10))
+            _ = try await response.body.collect(upTo: 1024 * 1024)
+            guard response.status == .ok else { throw BenchmarkError("edit answered \(response.status)") }
         }
-        let elapsed = seconds(ContinuousClock.now - start)
-        let sorted = latencies.sorted()
-        return EditResult(
-            perSecond: Double(sorted.count) / elapsed, p50: sorted[sorted.count / 2],
-            p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
     }
 
     static func createDocument(_ base: String, client: HTTPClient) async throws -> String {
@@ -150,25 +125,7 @@ enum ServerBenchmarks {
     ) async throws -> T {
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)
         let app = try buildApplication(configuration) { url in continuation.yield(url) }
-        let services = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await services.run()
-                return nil
-            }
-            var iterator = urls.makeAsyncIterator()
-            guard let url = await iterator.next() else { throw BenchmarkError("the server did not start") }
-            let result = try await body(url)
-            // Shut down as SIGTERM would: drain requests, then snapshot open documents.
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return result
-        }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        return try await whileServing(app, urls: urls, body)
     }
 
     static func median(_ values: [Double]) -> Double {

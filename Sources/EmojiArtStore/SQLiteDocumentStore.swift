@@ -17,6 +17,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     private let database: any DatabaseWriter
+    private let appends = GroupCommit<PendingAppend>()
 
     public var kind: String { "sqlite" }
 
@@ -157,30 +158,48 @@ public final class SQLiteDocumentStore: DocumentStore {
         return (snapshot, log)
     }
 
+    /// Appends from different documents that arrive while a transaction is being written share
+    /// the next one: with `synchronous = FULL`, one fsync for many documents' changes.
     public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
-        guard let first = entries.first else { return }
-        let encoded = entries.map { ($0, Data(Edit.encodeList($0.edits))) }
-        try await database.write { db in
-            // The version check and the update are one statement inside the transaction, so two
-            // writers can never both append the same version.
+        guard !entries.isEmpty else { return }
+        let append = PendingAppend(
+            id: id, summary: summary, entries: entries.map { ($0.version, Data(Edit.encodeList($0.edits)), $0.date) })
+        try await appends.submit(append) { [database] batch in
+            try await database.write { db in
+                // Each append in its own savepoint: one document's conflict fails only its own.
+                batch.map { append in
+                    Result {
+                        try db.inSavepoint {
+                            try Self.write(append, in: db)
+                            return .commit
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static func write(_ append: PendingAppend, in db: Database) throws {
+        let first = append.entries[0].version
+        // The version check and the update are one statement inside the transaction, so two
+        // writers can never both append the same version.
+        try db.execute(
+            sql:
+                "UPDATE document SET title = ?, emojiCount = ?, version = ?, updatedAt = ? WHERE id = ? AND version = ?",
+            arguments: [
+                append.summary.title, append.summary.emojiCount, append.summary.version,
+                append.summary.updatedAt.timeIntervalSince1970, append.id.uuidString, first - 1,
+            ])
+        guard db.changesCount == 1 else {
+            let exists = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM document WHERE id = ?", arguments: [append.id.uuidString])
+            if exists == nil { throw StoreError.notFound(append.id) }
+            throw StoreError.versionConflict(id: append.id, expected: first - 1)
+        }
+        for (version, edits, date) in append.entries {
             try db.execute(
-                sql:
-                    "UPDATE document SET title = ?, emojiCount = ?, version = ?, updatedAt = ? WHERE id = ? AND version = ?",
-                arguments: [
-                    summary.title, summary.emojiCount, summary.version, summary.updatedAt.timeIntervalSince1970,
-                    id.uuidString, first.version - 1,
-                ])
-            guard db.changesCount == 1 else {
-                let exists = try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM document WHERE id = ?", arguments: [id.uuidString])
-                if exists == nil { throw StoreError.notFound(id) }
-                throw StoreError.versionConflict(id: id, expected: first.version - 1)
-            }
-            for (entry, edits) in encoded {
-                try db.execute(
-                    sql: "INSERT INTO editLog (documentId, version, edits, date) VALUES (?, ?, ?, ?)",
-                    arguments: [id.uuidString, entry.version, edits, entry.date.timeIntervalSince1970])
-            }
+                sql: "INSERT INTO editLog (documentId, version, edits, date) VALUES (?, ?, ?, ?)",
+                arguments: [append.id.uuidString, version, edits, date.timeIntervalSince1970])
         }
     }
 
@@ -271,4 +290,11 @@ public final class SQLiteDocumentStore: DocumentStore {
         guard let id = UUID(uuidString: text) else { throw StoreError.corrupt("\"\(text)\" is not a document id") }
         return id
     }
+}
+
+/// One document's log entries waiting to be written, encoded.
+struct PendingAppend: Sendable {
+    var id: UUID
+    var summary: DocumentSummary
+    var entries: [(version: Int, edits: Data, date: Date)]
 }

@@ -133,7 +133,6 @@ import Testing
             _ = try await flood.next()
             for index in 0..<1_000 { flood.send(#"{"type":"redo","requestId":"r\#(index)"}"#) }
             #expect(try await flood.closeFrame()?.closeCode == .unknown(4429))
-            #expect(flood.received.count >= 300)  // the burst was answered before the close
 
             let huge = LiveTestWindow(port: port, path: "/api/documents/\(id)/live")
             _ = try await huge.next()

@@ -35,6 +35,47 @@ struct DocumentStoreContractTests {
             createdAt: record.createdAt, updatedAt: Date(timeIntervalSince1970: seconds))
     }
 
+    /// Many documents appending at once (the SQLite store writes them in shared transactions):
+    /// every append lands, and a conflicting one fails alone.
+    @Test(arguments: Kind.allCases)
+    func concurrentAppendsToManyDocumentsEachLandOrFailAlone(kind: Kind) async throws {
+        let store = try kind.makeStore()
+        var records: [StoredDocument] = []
+        for index in 0..<12 {
+            let stored = try record(title: "Doc \(index)")
+            try await store.createDocument(stored)
+            records.append(stored)
+        }
+        let add = Edit.addEmoji(text: "🚚", position: Point(x: 0, y: 0), size: 40)
+        let results = await withTaskGroup(of: (Int, Bool).self) { group in
+            for (index, stored) in records.enumerated() {
+                group.addTask {
+                    var succeeded = true
+                    for version in 1...20 {
+                        // Document 5 claims a version it is not at, once: only that append fails.
+                        let claimed = index == 5 && version == 10 ? 12 : version
+                        do {
+                            try await store.append(
+                                [LogEntry(version: claimed, edits: [add], date: Date())], to: stored.id,
+                                summary: summary(stored, version: claimed, emojiCount: version, at: 9_000))
+                        } catch {
+                            succeeded = false
+                            break
+                        }
+                    }
+                    return (index, succeeded)
+                }
+            }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        for (index, stored) in records.enumerated() {
+            let current = try #require(try await store.loadCurrent(id: stored.id))
+            #expect(results[index] == (index != 5))
+            #expect(current.version == (index == 5 ? 9 : 20))
+            #expect(current.document.emojis.count == current.version)
+        }
+    }
+
     @Test(arguments: Kind.allCases)
     func createLoadAndList(kind: Kind) async throws {
         let store = try kind.makeStore()

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+
+/// Runs `app` for the duration of `body`, passing the base URL it reports through `urls` once
+/// it accepts connections; then shuts it down as SIGTERM would (drain, then clean up).
+func whileServing<T: Sendable>(
+    _ app: some ApplicationProtocol, urls: AsyncStream<String>, _ body: @escaping @Sendable (String) async throws -> T
+) async throws -> T {
+    let services = ServiceGroup(
+        configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask {
+            try await services.run()
+            return nil
+        }
+        var iterator = urls.makeAsyncIterator()
+        guard let url = await iterator.next() else { throw BenchmarkError("the server did not start") }
+        let result = try await body(url)
+        await services.triggerGracefulShutdown()
+        try await group.waitForAll()
+        return result
+    }
+}
+
+/// Throughput and latency of a closed-loop load.
+struct LoadResult {
+    var perSecond: Double
+    var p50: Double
+    var p99: Double
+}
+
+/// `clients` tasks each run `operation` back to back (the next when the last has finished)
+/// until `duration` is over; every operation's time is a latency sample.
+func measureClosedLoop(
+    clients: Int, for duration: Duration, _ operation: @escaping @Sendable () async throws -> Void
+) async throws -> LoadResult {
+    let start = ContinuousClock.now
+    let deadline = start + duration
+    let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+        for _ in 0..<clients {
+            group.addTask {
+                var latencies: [Double] = []
+                while ContinuousClock.now < deadline {
+                    let sent = ContinuousClock.now
+                    try await operation()
+                    latencies.append(seconds(ContinuousClock.now - sent))
+                }
+                return latencies
+            }
+        }
+        return try await group.reduce(into: []) { $0 += $1 }
+    }
+    let sorted = latencies.sorted()
+    return LoadResult(
+        perSecond: Double(sorted.count) / seconds(ContinuousClock.now - start),
+        p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99))
+}
+
+/// The `fraction` percentile of ascending `sorted` values (0 when empty).
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}

@@ -1,0 +1,267 @@
+import AsyncHTTPClient
+import EmojiArtServer
+import Foundation
+import HummingbirdWSClient
+import Logging
+import Synchronization
+
+/// `emojiart-bench server`, live part: 50 windows on 10 documents (5 each) over WebSockets on
+/// loopback. Every window sends moves at a steady rate (open loop: on a schedule, not after the
+/// previous answer); the delivery latency is the time from an edit being sent to its change
+/// arriving at each of the other 4 windows on that document. The total rate doubles each step
+/// until the median round's p99 passes 50 ms or the server no longer keeps up.
+///
+/// The windows run in the benchmark's process, on the same 2 cores as the server.
+enum LiveBenchmarks {
+    static let documents = 10
+    static let windowsPerDocument = 5
+
+    static func run(smoke: Bool, into report: inout Report) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "emojiart-bench-live-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = folder.path
+        configuration.fetchPolicy.allowsPublicAddresses = false
+        let rates = smoke ? [200] : [250, 500, 1_000, 2_000, 3_000, 4_000, 8_000]
+        let duration: Duration = smoke ? .milliseconds(500) : .seconds(5)
+        let steps = try await ServerBenchmarks.withServer(configuration) { base in
+            let port = try require(URL(string: base)?.port)
+            var ids: [String] = []
+            for _ in 0..<documents { ids.append(try await ServerBenchmarks.createDocument(base, client: .shared)) }
+            let recorder = DeliveryRecorder()
+            var windows: [LiveBenchmarkWindow] = []
+            for (documentIndex, id) in ids.enumerated() {
+                for _ in 0..<windowsPerDocument {
+                    windows.append(
+                        LiveBenchmarkWindow(
+                            index: windows.count, document: documentIndex, port: port, id: id, recorder: recorder))
+                }
+            }
+            defer { for window in windows { window.finish() } }
+            try await recorder.waitForSnapshots(windows.count)
+            var steps: [(rate: Int, result: DeliveryResult, p99s: [Double])] = []
+            for rate in rates {
+                // Rounds, because one stall of the shared 2-core machine decides a p99: the
+                // round with the median p99 is reported, with every round's p99 beside it.
+                var rounds: [DeliveryResult] = []
+                for _ in 0..<(smoke ? 1 : 3) {
+                    rounds.append(try await measure(rate: rate, for: duration, windows: windows, recorder: recorder))
+                }
+                rounds.sort { $0.p99 < $1.p99 }
+                let result = rounds[rounds.count / 2]
+                steps.append((rate, result, rounds.map(\.p99)))
+                if result.p99 > 0.050 || result.editsPerSecond < Double(rate) * 0.9 { break }
+            }
+            return steps
+        }
+        for step in steps {
+            let result = step.result
+            report.add(
+                "live: \(documents * windowsPerDocument) windows on \(documents) documents, offered \(step.rate) edits/s",
+                "\(format(result.editsPerSecond, 0)) edits/s acknowledged, \(format(result.deliveriesPerSecond, 0)) deliveries/s, delivery p50 \(format(result.p50 * 1000)) ms, p99 \(format(result.p99 * 1000)) ms (rounds: \(step.p99s.map { format($0 * 1000) }.joined(separator: ", ")) ms)",
+                target: step.rate == 1_000 ? "p99 ≤ 10 ms" : "")
+        }
+        let within = steps.filter { $0.result.p99 <= 0.050 && $0.result.editsPerSecond >= Double($0.rate) * 0.9 }
+        if let best = within.last {
+            report.add(
+                "live: highest step with delivery p99 ≤ 50 ms",
+                "\(format(best.result.editsPerSecond, 0)) edits/s (\(format(best.result.deliveriesPerSecond, 0)) deliveries/s)"
+            )
+        }
+    }
+
+    /// Sends edits from every window at `rate` in total for `duration`, then waits for the answers.
+    static func measure(
+        rate: Int, for duration: Duration, windows: [LiveBenchmarkWindow], recorder: DeliveryRecorder
+    ) async throws -> DeliveryResult {
+        recorder.reset()
+        let interval = Duration.seconds(Double(windows.count) / Double(rate))
+        let start = ContinuousClock.now
+        let end = start + duration
+        await withTaskGroup(of: Void.self) { group in
+            for window in windows {
+                group.addTask {
+                    // Spread the windows' schedules over one interval.
+                    var next = start + interval * (Double(window.index) / Double(windows.count))
+                    while next < end {
+                        try? await Task.sleep(until: next, clock: .continuous)
+                        window.sendMove()
+                        next += interval
+                    }
+                }
+            }
+        }
+        let sendingTime = seconds(ContinuousClock.now - start)
+        try await recorder.waitForAnswers(timeout: .seconds(10))
+        return recorder.result(sendingTime: sendingTime, otherWindows: windowsPerDocument - 1)
+    }
+}
+
+struct DeliveryResult {
+    var editsPerSecond: Double
+    var deliveriesPerSecond: Double
+    var p50: Double
+    var p99: Double
+}
+
+/// What every window sent and received, with times.
+final class DeliveryRecorder: Sendable {
+    private struct Edit: Hashable {
+        var document: Int
+        var version: Int
+    }
+
+    private struct State {
+        var snapshots = 0
+        var sent: [String: (window: Int, at: ContinuousClock.Instant)] = [:]
+        var answered = 0
+        var refused = 0
+        /// Each acknowledged edit's sender and send time.
+        var edits: [Edit: (window: Int, at: ContinuousClock.Instant)] = [:]
+        var arrivals: [(edit: Edit, window: Int, at: ContinuousClock.Instant)] = []
+    }
+
+    private let state = Mutex(State())
+
+    func reset() {
+        state.withLock {
+            let snapshots = $0.snapshots
+            $0 = State()
+            $0.snapshots = snapshots
+        }
+    }
+
+    func snapshot() { state.withLock { $0.snapshots += 1 } }
+
+    func sent(_ requestID: String, window: Int) {
+        let now = ContinuousClock.now
+        state.withLock { $0.sent[requestID] = (window, now) }
+    }
+
+    func acknowledged(_ requestID: String, document: Int, version: Int) {
+        state.withLock {
+            $0.answered += 1
+            if let sent = $0.sent[requestID] { $0.edits[Edit(document: document, version: version)] = sent }
+        }
+    }
+
+    func refused() {
+        state.withLock {
+            $0.answered += 1
+            $0.refused += 1
+        }
+    }
+
+    func arrived(document: Int, version: Int, window: Int) {
+        let now = ContinuousClock.now
+        state.withLock { $0.arrivals.append((Edit(document: document, version: version), window, now)) }
+    }
+
+    func waitForSnapshots(_ count: Int) async throws {
+        try await wait(timeout: .seconds(30), "not every window connected") { $0.snapshots >= count }
+    }
+
+    func waitForAnswers(timeout: Duration) async throws {
+        try await wait(timeout: timeout, "edits went unanswered") { $0.answered >= $0.sent.count }
+        try await Task.sleep(for: .milliseconds(100))  // the last changes reach the other windows
+    }
+
+    private func wait(timeout: Duration, _ failure: String, until done: (State) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !state.withLock({ done($0) }) {
+            guard ContinuousClock.now < deadline else { throw BenchmarkError(failure) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    func result(sendingTime: Double, otherWindows: Int) -> DeliveryResult {
+        state.withLock { state in
+            var latencies: [Double] = []
+            latencies.reserveCapacity(state.arrivals.count)
+            for arrival in state.arrivals {
+                guard let sent = state.edits[arrival.edit], sent.window != arrival.window else { continue }
+                latencies.append(seconds(arrival.at - sent.at))
+            }
+            latencies.sort()
+            let acknowledged = Double(state.answered - state.refused)
+            return DeliveryResult(
+                editsPerSecond: acknowledged / sendingTime, deliveriesPerSecond: Double(latencies.count) / sendingTime,
+                p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99))
+        }
+    }
+}
+
+/// One benchmark window: a live connection that records what arrives.
+final class LiveBenchmarkWindow: Sendable {
+    let index: Int
+    private let outgoing: AsyncStream<String>.Continuation
+    private let task: Task<Void, Never>
+    private let recorder: DeliveryRecorder
+    private let counter = Mutex(0)
+
+    init(index: Int, document: Int, port: Int, id: String, recorder: DeliveryRecorder) {
+        self.index = index
+        self.recorder = recorder
+        let (messages, outgoing) = AsyncStream.makeStream(of: String.self)
+        self.outgoing = outgoing
+        task = Task {
+            var configuration = WebSocketClientConfiguration()
+            configuration.maxFrameSize = 16 * 1024 * 1024
+            _ = try? await WebSocketClient.connect(
+                url: "ws://127.0.0.1:\(port)/api/documents/\(id)/live", configuration: configuration,
+                logger: Logger(label: "bench-window")
+            ) { inbound, outbound, _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await text in messages { try await outbound.write(.text(text)) }
+                    }
+                    for try await message in inbound.messages(maxSize: 16 * 1024 * 1024) {
+                        guard case .text(let text) = message else { continue }
+                        Self.record(text, document: document, window: index, recorder: recorder)
+                    }
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
+    func sendMove() {
+        let number = counter.withLock {
+            $0 += 1
+            return $0
+        }
+        let requestID = "w\(index)-\(number)"
+        recorder.sent(requestID, window: index)
+        outgoing.yield(
+            #"{"type":"edit","requestId":"\#(requestID)","baseVersion":0,"edit":{"type":"moveEmojis","ids":[1],"offset":{"x":1,"y":-1}}}"#
+        )
+    }
+
+    func finish() {
+        outgoing.finish()
+        task.cancel()
+    }
+
+    /// Reads just the type, version and request id: the messages' field order is fixed
+    /// (LiveMessages), and parsing whole JSON here would take CPU from the server.
+    private static func record(_ text: String, document: Int, window: Int, recorder: DeliveryRecorder) {
+        if text.hasPrefix(#"{"type":"change","version":"#) {
+            recorder.arrived(document: document, version: integer(after: #""version":"#, in: text), window: window)
+        } else if text.hasPrefix(#"{"type":"ack","requestId":""#) {
+            let rest = text.dropFirst(#"{"type":"ack","requestId":""#.count)
+            let requestID = String(rest.prefix { $0 != "\"" })
+            recorder.acknowledged(requestID, document: document, version: integer(after: #""version":"#, in: text))
+        } else if text.hasPrefix(#"{"type":"refused""#) {
+            recorder.refused()
+        } else if text.hasPrefix(#"{"type":"snapshot""#) {
+            recorder.snapshot()
+        }
+    }
+
+    private static func integer(after key: String, in text: String) -> Int {
+        guard let range = text.range(of: key) else { return -1 }
+        return Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
+    }
+}
