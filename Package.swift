@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "EmojiArtCLI",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtServer", "EmojiArtFetch", "EmojiArtImaging",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtServer", "EmojiArtFetch", "EmojiArtImaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -7,11 +7,17 @@ import Foundation
 ///
 /// Changes apply to the list at once, in arrival order, and are saved one after another, so
 /// concurrent changes never overwrite each other and the store ends with the latest list.
+/// Every window following the palettes (``subscribe()``) hears each new list; a change made to
+/// the store by another process (the CLI) is picked up by ``refreshFromStore()``.
 public actor PaletteLibrary {
     private let store: any DocumentStore
     private var list: PaletteList?
     private var loading: Task<PaletteList, any Error>?
     private var lastSave: Task<Void, any Error>?
+    private var savesInFlight = 0
+    /// Counts the lists this library has served: each change is the next version.
+    private var version = 1
+    private var subscribers: [UUID: AsyncStream<PaletteSnapshot>.Continuation] = [:]
 
     public init(store: any DocumentStore) {
         self.store = store
@@ -24,8 +30,10 @@ public actor PaletteLibrary {
     /// Applies a change to the list and stores the result; on any error nothing changes.
     @discardableResult
     public func update<T: Sendable>(_ change: @Sendable (inout PaletteList) throws -> T) async throws -> T {
-        var changed = try await current()
+        let before = try await current()
+        var changed = before
         let result = try change(&changed)
+        guard changed != before else { return result }
         list = changed
         let previous = lastSave
         let palettes = changed.palettes
@@ -35,15 +43,57 @@ public actor PaletteLibrary {
             try await store.savePalettes(palettes)
         }
         lastSave = save
+        savesInFlight += 1
+        defer { savesInFlight -= 1 }
         do {
             try await save.value
         } catch {
             // Start again from what the store holds.
             list = nil
             loading = nil
+            if let reloaded = try? await current() { publish(reloaded) }
             throw error
         }
+        publish(changed)
         return result
+    }
+
+    /// Follows the palettes: the list now, then every later list (only the newest one waits
+    /// for a slow reader, so nothing piles up).
+    public func subscribe() async throws -> (current: PaletteSnapshot, updates: AsyncStream<PaletteSnapshot>) {
+        let current = PaletteSnapshot(version: version, palettes: try await current().palettes)
+        let (updates, continuation) = AsyncStream.makeStream(
+            of: PaletteSnapshot.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return (current, updates)
+    }
+
+    /// Takes the stored list if it differs from this library's (another process changed it),
+    /// telling every subscriber. Does nothing while a save is in flight.
+    public func refreshFromStore() async {
+        guard let list, savesInFlight == 0 else { return }
+        guard let stored = try? await store.loadPalettes(), let fresh = try? PaletteList(stored) else { return }
+        // Unchanged here meanwhile, and different in the store.
+        guard savesInFlight == 0, self.list == list, fresh != list else { return }
+        self.list = fresh
+        publish(fresh)
+    }
+
+    /// How many windows follow the palettes (for tests).
+    public var subscriberCount: Int { subscribers.count }
+
+    private func publish(_ list: PaletteList) {
+        version += 1
+        let snapshot = PaletteSnapshot(version: version, palettes: list.palettes)
+        for continuation in subscribers.values { continuation.yield(snapshot) }
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
     }
 
     /// The latest list, loading (and on first start seeding) it once.
@@ -63,4 +113,10 @@ public actor PaletteLibrary {
         if list == nil { list = loaded }
         return list ?? loaded
     }
+}
+
+/// The palettes at one version, as windows receive them.
+public struct PaletteSnapshot: Sendable, Equatable {
+    public var version: Int
+    public var palettes: [Palette]
 }

@@ -28,10 +28,13 @@ public func buildApplication(
     return Application(
         router: router,
         server: .http1WebSocketUpgrade(
-            webSocketRouter: buildLiveRouter(library: library, logger: logger),
+            webSocketRouter: buildLiveRouter(library: library, palettes: palettes, logger: logger),
             configuration: .init(ws: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes))),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
-        services: [MaintenanceService(library: library, interval: configuration.maintenanceInterval, logger: logger)],
+        services: [
+            MaintenanceService(
+                library: library, palettes: palettes, interval: configuration.maintenanceInterval, logger: logger)
+        ],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let shownHost = host.contains(":") ? "[\(host)]" : host
@@ -61,8 +64,11 @@ public func buildRouter(
     return router
 }
 
-/// The WebSocket routes: `/api/documents/{id}/live` (``LiveChannel``).
-func buildLiveRouter(library: DocumentLibrary, logger: Logger) -> Router<BasicWebSocketRequestContext> {
+/// The WebSocket routes: `/api/documents/{id}/live` (``LiveChannel``) and `/api/palettes/live`
+/// (``PaletteChannel``).
+func buildLiveRouter(
+    library: DocumentLibrary, palettes: PaletteLibrary, logger: Logger
+) -> Router<BasicWebSocketRequestContext> {
     let router = Router(context: BasicWebSocketRequestContext.self)
     router.middlewares.add(SecurityHeadersMiddleware())
     let channel = LiveChannel(library: library, logger: logger)
@@ -76,6 +82,12 @@ func buildLiveRouter(library: DocumentLibrary, logger: Logger) -> Router<BasicWe
         let version = context.request.uri.queryParameters.get("version").flatMap { Int($0) }
         guard let id else { return }
         await channel.run(document: id, since: version, inbound: inbound, outbound: outbound)
+    }
+    let paletteChannel = PaletteChannel(palettes: palettes, logger: logger)
+    router.ws("/api/palettes/live") { _, _ in
+        .upgrade([:])
+    } onUpgrade: { inbound, outbound, _ in
+        await paletteChannel.run(inbound: inbound, outbound: outbound)
     }
     return router
 }

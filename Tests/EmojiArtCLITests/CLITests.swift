@@ -7,10 +7,51 @@ import Testing
 struct CLITests {
     @Test func helpListsEveryCommand() {
         let help = EmojiArtCommand.helpMessage()
-        for command in ["new", "info", "convert", "validate", "add-emoji", "set-background"] {
+        for command in ["new", "info", "convert", "validate", "add-emoji", "set-background", "palettes"] {
             #expect(help.contains("  \(command) "), "\(command) missing from:\n\(help)")
         }
         #expect(help.contains("cs193p-2021"))
+    }
+
+    @Test func palettesAreListedAddedRenamedRemovedAndImportedInTheServersDatabase() async throws {
+        let data = try makeTemporaryFolder().path
+        let list = await emojiart("palettes", "list", "--data", data)
+        #expect(list.exitCode == 0)
+        #expect(list.output.hasPrefix("1. Vehicles"))
+        #expect(list.output.split(separator: "\n").count == 9)
+
+        let added = await emojiart("palettes", "add", "Mine", "a😀b😀🚀", "--at", "2", "--data", data)
+        #expect(added.exitCode == 0 && added.output.hasPrefix("Added Mine 😀🚀"))
+        #expect(await emojiart("palettes", "rename", "Mine", "Ours", "--data", data).exitCode == 0)
+        #expect(await emojiart("palettes", "remove", "Sports", "--data", data).exitCode == 0)
+        let json = await emojiart("palettes", "list", "--json", "--data", data).output
+        let names = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+        ).compactMap { $0["name"] as? String }
+        #expect(names.prefix(3) == ["Vehicles", "Ours", "Music"])
+
+        let imported = await emojiart(
+            "palettes", "import", fixturesDirectory.appendingPathComponent("palettes-2023-Shared.json").path,
+            "--data", data)
+        #expect(imported.exitCode == 0 && imported.output.contains("Imported 1 palette; 8 already there"))
+
+        let unknown = await emojiart("palettes", "remove", "Nope", "--data", data)
+        #expect(unknown.exitCode != 0 && unknown.errors.contains("no palette named \"Nope\""))
+        let badFile = await emojiart("palettes", "import", "/nonexistent.json", "--data", data)
+        #expect(badFile.exitCode != 0 && badFile.errors.contains("no such file"))
+        // Down to one palette: the last is refused.
+        let remaining = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(await emojiart("palettes", "list", "--json", "--data", data).output.utf8))
+                as? [[String: Any]])
+        for palette in remaining.dropLast() {
+            #expect(
+                await emojiart("palettes", "remove", try #require(palette["id"] as? String), "--data", data).exitCode
+                    == 0)
+        }
+        let last = await emojiart("palettes", "remove", try #require(remaining.last?["id"] as? String), "--data", data)
+        #expect(last.exitCode != 0 && !last.errors.isEmpty)
+        #expect(await emojiart("palettes", "list", "--data", data).output.split(separator: "\n").count == 1)
     }
 
     @Test func subcommandHelpExplainsArguments() async {

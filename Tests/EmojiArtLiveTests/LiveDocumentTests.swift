@@ -272,6 +272,32 @@ struct LiveDocumentTests {
         #expect(try await PaletteLibrary(store: store).palettes().count == 39)
     }
 
+    @Test func paletteSubscribersHearEveryChangeAndChangesMadeToTheStoreElsewhere() async throws {
+        let store = InMemoryDocumentStore()
+        let palettes = PaletteLibrary(store: store)
+        let (current, updates) = try await palettes.subscribe()
+        #expect(current.palettes.count == 9)
+        var iterator = updates.makeAsyncIterator()
+
+        let added = try await palettes.update { try $0.insert(Palette(name: "Mine", emojis: "😀"), at: 1) }
+        let first = try #require(await iterator.next())
+        #expect(first.version > current.version && first.palettes[1] == added)
+
+        // A change that changes nothing is not news.
+        try await palettes.update { try $0.rename(id: added.id, to: "Mine") }
+        // Another process (the CLI) changes the store; the next refresh tells every window.
+        var stored = try #require(try await store.loadPalettes())
+        stored.removeLast()
+        try await store.savePalettes(stored)
+        await palettes.refreshFromStore()
+        let second = try #require(await iterator.next())
+        #expect(second.version == first.version + 1 && second.palettes.count == 9)
+        #expect(try await palettes.palettes() == stored)
+        await palettes.refreshFromStore()  // unchanged: nothing new
+        try await palettes.update { try $0.rename(id: added.id, to: "Mine 2") }
+        #expect(try #require(await iterator.next()).palettes[1].name == "Mine 2")
+    }
+
     @Test func palettesStartWithTheBuiltInsAndPersist() async throws {
         let store = InMemoryDocumentStore()
         let palettes = PaletteLibrary(store: store)

@@ -1,6 +1,8 @@
 // The document browser: list, new, open, rename, duplicate, delete, import, export.
 import * as api from "./api.js";
 import { el, fileStem, formatDate, notify, relativeTime } from "./dom.js";
+import { paletteManager } from "./palette-dialogs.js";
+import { paletteFeed } from "./palettes.js";
 
 const rows = document.getElementById("document-rows");
 const table = document.getElementById("documents");
@@ -139,6 +141,8 @@ async function importFiles(files) {
 }
 
 document.getElementById("new-document").addEventListener("click", create);
+document.getElementById("manage-palettes").addEventListener("click", () => paletteManager.open());
+paletteFeed.open(); // the palette manager shows other windows' changes as they happen
 fileInput.addEventListener("change", () => {
   const files = Array.from(fileInput.files || []);
   fileInput.value = "";

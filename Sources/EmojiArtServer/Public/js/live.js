@@ -13,6 +13,15 @@
 export const MAXIMUM_MESSAGE_BYTES = 1024 * 1024;
 const RETRY_DELAYS = [250, 500, 1000, 2000, 4000, 8000, 15000]; // ms, then the last one again
 
+/** How long to wait before reconnection attempt `attempt` (0, 1, …): backoff with ±20 % jitter. */
+export function retryDelay(attempt) {
+  const delay = RETRY_DELAYS[Math.min(attempt, RETRY_DELAYS.length - 1)];
+  return Math.round(delay * (0.8 + Math.random() * 0.4));
+}
+
+/** The ws: or wss: URL of a path on this server. */
+export const socketURL = (path) => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${path}`;
+
 /** Why the server refused a request (`code` as in the HTTP API), or why it was never sent. */
 export class LiveRefusal extends Error {
   constructor(code, message, currentVersion) {
@@ -67,8 +76,7 @@ export class LiveConnection {
     const version = this.fromScratch ? null : this.currentVersion();
     this.fromScratch = false;
     const query = version === null || version === undefined ? "" : "?version=" + encodeURIComponent(version);
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const url = `${scheme}//${location.host}/api/documents/${encodeURIComponent(this.documentId)}/live${query}`;
+    const url = socketURL(`/api/documents/${encodeURIComponent(this.documentId)}/live${query}`);
     this.report("connecting");
     const socket = new WebSocket(url);
     this.socket = socket;
@@ -199,9 +207,8 @@ export class LiveConnection {
         item.reject(new LiveRefusal("bad_message", event.reason || "The server could not read a change."));
       }
     }
-    const delay = RETRY_DELAYS[Math.min(this.attempt, RETRY_DELAYS.length - 1)];
+    const jittered = retryDelay(this.attempt);
     this.attempt += 1;
-    const jittered = Math.round(delay * (0.8 + Math.random() * 0.4));
     this.retryTimer = setTimeout(() => this.open(), jittered);
     this.report("offline", jittered);
   }

@@ -1,13 +1,17 @@
-// The palette chooser: the current palette's name and emojis, and a button to the next one.
-import * as api from "./api.js";
-import { el, graphemes, notify } from "./dom.js";
+// The palette chooser: the current palette's name and emojis (each draggable onto the canvas),
+// a button that cycles to the next palette, and a menu with Go To, New, Edit, Delete and Manage.
+// The current palette is remembered per window; the palettes themselves are shared and live.
+import { el, graphemes } from "./dom.js";
+import { addPalette, deletePalette, paletteEditor, paletteManager } from "./palette-dialogs.js";
+import { paletteFeed } from "./palettes.js";
 
 export const EMOJI_DRAG_TYPE = "application/x-emojiart-emoji";
 const STORAGE_KEY = "emojiart:palette"; // per window (sessionStorage)
 
 export class PaletteBar {
   /**
-   * @param {HTMLElement} root contains #palette-name, #palette-next, #palette-emojis
+   * @param {HTMLElement} root contains #palette-name, #palette-next, #palette-menu-button,
+   *   #palette-menu and #palette-emojis
    * @param {{pick: (emoji: string) => void}} handlers `pick` adds an emoji without dragging
    */
   constructor(root, handlers) {
@@ -16,25 +20,37 @@ export class PaletteBar {
     this.name = root.querySelector("#palette-name");
     this.list = root.querySelector("#palette-emojis");
     this.next = root.querySelector("#palette-next");
+    this.menuButton = root.querySelector("#palette-menu-button");
+    this.menu = root.querySelector("#palette-menu");
     this.palettes = [];
     this.index = 0;
-    this.next.addEventListener("click", () => this.show(this.index + 1));
+    this.currentID = sessionStorage.getItem(STORAGE_KEY);
+    this.next.addEventListener("click", () => this.show(this.index + 1, { animate: true }));
+    this.menuButton.addEventListener("click", () => (this.menu.hidden ? this.openMenu() : this.closeMenu()));
+    this.menu.addEventListener("keydown", (event) => this.menuKey(event));
+    document.addEventListener("pointerdown", (event) => {
+      if (!this.menu.hidden && !this.menu.contains(event.target) && event.target !== this.menuButton) this.closeMenu();
+    });
   }
 
-  async load() {
-    try {
-      this.palettes = await api.listPalettes();
-    } catch (error) {
-      this.name.textContent = "No palettes";
-      notify(error.message, { kind: "error", title: "Couldn’t load palettes" });
-      return;
-    }
-    const saved = sessionStorage.getItem(STORAGE_KEY);
-    const index = this.palettes.findIndex((p) => p.id === saved);
-    this.show(index >= 0 ? index : 0);
+  load() {
+    paletteFeed.subscribe((palettes) => this.update(palettes));
+    paletteFeed.open();
   }
 
-  show(index) {
+  /** A new list from the server: keep showing the same palette, or the one now in its place. */
+  update(palettes) {
+    this.palettes = palettes;
+    const index = palettes.findIndex((p) => p.id === this.currentID);
+    this.show(index >= 0 ? index : Math.min(this.index, palettes.length - 1));
+    if (!this.menu.hidden) this.renderMenu();
+  }
+
+  get current() {
+    return this.palettes[this.index] || null;
+  }
+
+  show(index, { animate = false } = {}) {
     const count = this.palettes.length;
     this.next.disabled = count < 2;
     if (!count) {
@@ -42,13 +58,21 @@ export class PaletteBar {
       this.list.replaceChildren();
       return;
     }
+    const previousID = this.currentID;
     this.index = ((index % count) + count) % count; // wraps both ways
     const palette = this.palettes[this.index];
+    this.currentID = palette.id;
     sessionStorage.setItem(STORAGE_KEY, palette.id);
     this.name.textContent = palette.name;
     this.root.dataset.paletteId = palette.id;
     const unique = [...new Set(graphemes(palette.emojis))];
     this.list.replaceChildren(...unique.map((emoji) => this.item(emoji)));
+    if (animate && previousID !== palette.id) {
+      // A short slide, so cycling shows that something changed.
+      this.list.classList.remove("switching");
+      void this.list.offsetWidth;
+      this.list.classList.add("switching");
+    }
   }
 
   item(emoji) {
@@ -64,5 +88,72 @@ export class PaletteBar {
     });
     button.addEventListener("click", () => this.handlers.pick(emoji));
     return button;
+  }
+
+  // MARK: - Menu
+
+  openMenu() {
+    this.renderMenu();
+    this.menu.hidden = false;
+    this.menuButton.setAttribute("aria-expanded", "true");
+    this.menu.querySelector("[role=menuitem], [role=menuitemradio]")?.focus();
+  }
+
+  closeMenu({ focusButton = false } = {}) {
+    this.menu.hidden = true;
+    this.menuButton.setAttribute("aria-expanded", "false");
+    if (focusButton) this.menuButton.focus();
+  }
+
+  renderMenu() {
+    const current = this.current;
+    const item = (label, action, props = {}) =>
+      el("button", {
+        type: "button", role: "menuitem", class: "palette-menu-item", text: label, ...props,
+        on: { click: () => { this.closeMenu(); action(); } },
+      });
+    const goTo = this.palettes.map((palette, index) =>
+      el("button", {
+        type: "button", role: "menuitemradio", class: "palette-menu-item", "aria-checked": String(index === this.index),
+        text: palette.name, dataset: { id: palette.id },
+        on: { click: () => { this.closeMenu(); this.show(index, { animate: true }); } },
+      }));
+    this.menu.replaceChildren(
+      el("div", { class: "palette-menu-heading", role: "presentation", text: "Go To" }),
+      el("div", { class: "palette-menu-group", role: "group", "aria-label": "Go To" }, goTo),
+      el("hr", { role: "separator" }),
+      item("New Palette", () => this.newPalette()),
+      item(current ? `Edit “${current.name}”…` : "Edit…", () => current && paletteEditor.open(current), { disabled: !current, dataset: { action: "edit" } }),
+      item(current ? `Delete “${current.name}”` : "Delete", () => current && deletePalette(current), { disabled: !current, dataset: { action: "delete" } }),
+      el("hr", { role: "separator" }),
+      item("Manage Palettes…", () => paletteManager.open()));
+  }
+
+  menuKey(event) {
+    const items = [...this.menu.querySelectorAll("button:not([disabled])")];
+    const at = items.indexOf(document.activeElement);
+    if (event.key === "Escape") {
+      event.preventDefault();
+      this.closeMenu({ focusButton: true });
+    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      items[(at + step + items.length) % items.length]?.focus();
+    } else if (event.key === "Home" || event.key === "End") {
+      event.preventDefault();
+      items[event.key === "Home" ? 0 : items.length - 1]?.focus();
+    } else if (event.key === "Tab") {
+      this.closeMenu();
+    }
+  }
+
+  /** Inserts an empty "New" palette after the current one, shows it, and opens the editor. */
+  async newPalette() {
+    const palette = await addPalette(this.index + 1);
+    if (!palette) return;
+    this.currentID = palette.id;
+    sessionStorage.setItem(STORAGE_KEY, palette.id);
+    const index = this.palettes.findIndex((p) => p.id === palette.id);
+    if (index >= 0) this.show(index);
   }
 }

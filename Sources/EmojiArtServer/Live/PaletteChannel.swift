@@ -1,0 +1,75 @@
+import EmojiArtKit
+import EmojiArtLive
+import Foundation
+import HummingbirdWebSocket
+import Logging
+
+/// `GET /api/palettes/live`, upgraded to a WebSocket: a window following the shared palettes
+/// (docs/API.md, "Live palettes"). The server sends `{"type": "palettes", "version",
+/// "palettes": [{"id", "name", "emojis"}]}` on connect and after every change, whoever made it
+/// (any window, the HTTP API, or the CLI on the same database). Changes themselves go through
+/// the HTTP API; the window sends nothing.
+struct PaletteChannel: Sendable {
+    let palettes: PaletteLibrary
+    let logger: Logger
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        let subscription: (current: PaletteSnapshot, updates: AsyncStream<PaletteSnapshot>)
+        do {
+            subscription = try await palettes.subscribe()
+            try await outbound.write(.text(Self.message(subscription.current)))
+        } catch {
+            try? await outbound.close(.unknown(LiveChannel.CloseCode.documentClosed.rawValue), reason: "Try again.")
+            return
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    for await snapshot in subscription.updates {
+                        try await outbound.write(.text(Self.message(snapshot)))
+                    }
+                } catch {
+                    logger.debug("palette connection ended: \(error)")
+                }
+            }
+            group.addTask {
+                // Nothing is expected from the window: read (and drop) until it closes.
+                do {
+                    for try await _ in inbound.messages(maxSize: 4096) {}
+                } catch {
+                    logger.debug("palette connection ended: \(error)")
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    static func message(_ snapshot: PaletteSnapshot) -> String {
+        var writer = JSONWriter(reservingCapacity: 256 + snapshot.palettes.count * 128)
+        writer.raw("{")
+        writer.key("type")
+        writer.string("palettes")
+        writer.raw(",")
+        writer.key("version")
+        writer.integer(snapshot.version)
+        writer.raw(",")
+        writer.key("palettes")
+        writer.raw("[")
+        for (index, palette) in snapshot.palettes.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.raw("{")
+            writer.key("id")
+            writer.string(palette.id.uuidString)
+            writer.raw(",")
+            writer.key("name")
+            writer.string(palette.name)
+            writer.raw(",")
+            writer.key("emojis")
+            writer.string(palette.emojis)
+            writer.raw("}")
+        }
+        writer.raw("]}")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,331 @@
+// The palette editor (rename, add emojis by typing or pasting, click one to remove it) and the
+// palette manager (every palette: open, delete, reorder by dragging or from the keyboard, add,
+// import). Both are dialogs built here, so the editor page and the document browser share them;
+// both follow the live palette feed, so changes from other windows show while they are open.
+import * as api from "./api.js";
+import { el, graphemes, notify } from "./dom.js";
+import { containsEmoji, paletteFeed } from "./palettes.js";
+
+const SAVE_DELAY = 400; // ms of quiet typing before a name or typed emojis are saved
+
+/** Shows a palette API failure (e.g. the last palette refused) as a notice. */
+export function paletteError(error, title) {
+  notify(error.message, { kind: "error", title });
+}
+
+/** Deletes a palette; the server refuses the last one, and that refusal is shown. */
+export async function deletePalette(palette) {
+  try {
+    await api.deletePalette(palette.id);
+    notify(`Deleted the palette “${palette.name}”.`, { title: "Palettes" });
+    return true;
+  } catch (error) {
+    paletteError(error, "Couldn’t delete the palette");
+    return false;
+  }
+}
+
+/** Adds an empty "New" palette at `index` and opens it in the editor. */
+export async function addPalette(index) {
+  try {
+    const palette = await api.createPalette("New", { index });
+    paletteEditor.open(palette);
+    return palette;
+  } catch (error) {
+    paletteError(error, "Couldn’t add a palette");
+    return null;
+  }
+}
+
+// MARK: - Editor
+
+class PaletteEditor {
+  constructor() {
+    this.palette = null;
+    this.nameTimer = 0;
+    this.addTimer = 0;
+    this.nameInput = el("input", { id: "palette-editor-name", type: "text", maxlength: "100", autocomplete: "off" });
+    this.nameError = el("p", { class: "field-error", id: "palette-editor-name-error", role: "alert", hidden: true });
+    this.addInput = el("input", {
+      id: "palette-editor-add", type: "text", autocomplete: "off", placeholder: "Type or paste emojis",
+      "aria-describedby": "palette-editor-add-hint",
+    });
+    this.addHint = el("p", { class: "hint", id: "palette-editor-add-hint", text: "Only emoji are kept; new ones go first." });
+    this.emojis = el("div", { class: "palette-editor-emojis", role: "list", "aria-label": "Emojis; press one to remove it" });
+    this.done = el("button", { class: "button primary", value: "done", text: "Done" });
+    this.dialog = el("dialog", { class: "dialog palette-editor", id: "palette-editor", "aria-labelledby": "palette-editor-title" },
+      el("form", { method: "dialog" },
+        el("h2", { id: "palette-editor-title", text: "Edit Palette" }),
+        el("label", { class: "field" }, el("span", { text: "Name" }), this.nameInput),
+        this.nameError,
+        el("label", { class: "field" }, el("span", { text: "Add emojis" }), this.addInput),
+        this.addHint,
+        this.emojis,
+        el("div", { class: "dialog-actions" }, this.done)));
+    document.body.append(this.dialog);
+
+    this.nameInput.addEventListener("input", () => {
+      clearTimeout(this.nameTimer);
+      this.nameTimer = setTimeout(() => this.saveName(), SAVE_DELAY);
+    });
+    this.nameInput.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        this.saveName();
+      }
+    });
+    this.nameInput.addEventListener("blur", () => this.saveName());
+    this.addInput.addEventListener("input", (event) => {
+      if (event.isComposing) return;
+      clearTimeout(this.addTimer);
+      this.addTimer = setTimeout(() => this.addTyped(), SAVE_DELAY);
+    });
+    this.addInput.addEventListener("paste", () => setTimeout(() => this.addTyped(), 0));
+    this.addInput.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        this.addTyped();
+      }
+    });
+    this.dialog.addEventListener("close", () => {
+      this.saveName();
+      this.addTyped();
+      this.unsubscribe?.();
+      this.unsubscribe = null;
+      this.palette = null;
+    });
+  }
+
+  /** Opens the editor on `palette` ({id, name, emojis}). */
+  open(palette) {
+    this.palette = palette;
+    this.seenInFeed = false;
+    this.nameInput.value = palette.name;
+    this.nameError.hidden = true;
+    this.addInput.value = "";
+    this.renderEmojis();
+    this.unsubscribe?.();
+    this.unsubscribe = paletteFeed.subscribe(() => this.followFeed());
+    if (!this.dialog.open) this.dialog.showModal();
+    this.nameInput.focus();
+    this.nameInput.select();
+  }
+
+  /** Another window (or this one) changed the palettes: show this palette as it is now. */
+  followFeed() {
+    if (!this.palette) return;
+    const current = paletteFeed.find(this.palette.id);
+    if (current) this.seenInFeed = true;
+    if (!current) {
+      // A palette just created may reach this window's feed after the editor opened on it.
+      if (this.seenInFeed) {
+        notify(`The palette “${this.palette.name}” was deleted.`, { title: "Palettes" });
+        this.dialog.close();
+      }
+      return;
+    }
+    this.palette = current;
+    if (document.activeElement !== this.nameInput && !this.nameTimer) this.nameInput.value = current.name;
+    this.renderEmojis();
+  }
+
+  renderEmojis() {
+    const emojis = graphemes(this.palette.emojis);
+    const focused = document.activeElement?.closest?.(".palette-editor-emoji")?.dataset.emoji;
+    this.emojis.replaceChildren(...emojis.map((emoji) =>
+      el("button", {
+        type: "button", class: "palette-editor-emoji", role: "listitem", dataset: { emoji },
+        "aria-label": "Remove " + emoji, title: "Remove", text: emoji,
+        on: {
+          click: () => this.remove(emoji),
+          keydown: (event) => {
+            if (event.key === "Delete" || event.key === "Backspace") {
+              event.preventDefault();
+              this.remove(emoji);
+            }
+          },
+        },
+      })));
+    if (!emojis.length) this.emojis.append(el("p", { class: "empty small", text: "No emojis yet." }));
+    if (focused) this.emojis.querySelector(`[data-emoji="${CSS.escape(focused)}"]`)?.focus();
+  }
+
+  async saveName() {
+    clearTimeout(this.nameTimer);
+    this.nameTimer = 0;
+    if (!this.palette) return;
+    const name = this.nameInput.value;
+    if (name === this.palette.name) return;
+    if (!name.trim()) {
+      this.showNameError("A palette needs a name.");
+      return;
+    }
+    try {
+      this.palette = await api.updatePalette(this.palette.id, { name });
+      this.nameError.hidden = true;
+    } catch (error) {
+      this.showNameError(error.message);
+    }
+  }
+
+  showNameError(message) {
+    this.nameError.textContent = message;
+    this.nameError.hidden = false;
+  }
+
+  async addTyped() {
+    clearTimeout(this.addTimer);
+    const text = this.addInput.value;
+    if (!text || !this.palette) return;
+    this.addInput.value = "";
+    if (!containsEmoji(text)) {
+      this.addHint.textContent = "Only emoji are kept: nothing to add from that.";
+      return;
+    }
+    this.addHint.textContent = "Only emoji are kept; new ones go first.";
+    try {
+      this.palette = await api.updatePalette(this.palette.id, { addEmojis: text });
+      this.renderEmojis();
+    } catch (error) {
+      paletteError(error, "Couldn’t add those emojis");
+    }
+  }
+
+  async remove(emoji) {
+    if (!this.palette) return;
+    const buttons = [...this.emojis.querySelectorAll(".palette-editor-emoji")];
+    const index = buttons.findIndex((button) => button.dataset.emoji === emoji);
+    try {
+      this.palette = await api.updatePalette(this.palette.id, { removeEmoji: emoji });
+      this.renderEmojis();
+      // Keep keyboard users in the list: focus the emoji that took its place.
+      const rest = this.emojis.querySelectorAll(".palette-editor-emoji");
+      (rest[Math.min(index, rest.length - 1)] || this.addInput).focus();
+    } catch (error) {
+      paletteError(error, "Couldn’t remove that emoji");
+    }
+  }
+}
+
+// MARK: - Manager
+
+class PaletteManager {
+  constructor() {
+    this.rows = el("ol", { class: "palette-rows", id: "palette-rows", "aria-label": "Palettes" });
+    this.importInput = el("input", { type: "file", accept: ".json,application/json", class: "visually-hidden" });
+    this.dialog = el("dialog", { class: "dialog palette-manager", id: "palette-manager", "aria-labelledby": "palette-manager-title" },
+      el("form", { method: "dialog" },
+        el("h2", { id: "palette-manager-title", text: "Palettes" }),
+        el("p", { class: "hint", text: "Drag a palette to reorder it, or focus it and press Alt+↑ / Alt+↓." }),
+        this.rows,
+        el("div", { class: "dialog-actions" },
+          el("button", { type: "button", class: "button", id: "palette-add", text: "Add Palette", on: { click: () => addPalette() } }),
+          el("label", { class: "button" }, "Import…", this.importInput),
+          el("button", { class: "button primary", value: "done", text: "Done" }))));
+    document.body.append(this.dialog);
+    this.importInput.addEventListener("change", () => this.importFile());
+    this.dialog.addEventListener("close", () => {
+      this.unsubscribe?.();
+      this.unsubscribe = null;
+    });
+  }
+
+  open() {
+    this.unsubscribe?.();
+    this.unsubscribe = paletteFeed.subscribe((palettes) => this.render(palettes));
+    if (!this.dialog.open) this.dialog.showModal();
+    this.rows.querySelector(".palette-row")?.focus();
+  }
+
+  render(palettes) {
+    const focusedID = document.activeElement?.closest?.(".palette-row")?.dataset.id;
+    this.rows.replaceChildren(...palettes.map((palette, index) => this.row(palette, index, palettes.length)));
+    if (focusedID) this.rows.querySelector(`[data-id="${CSS.escape(focusedID)}"]`)?.focus();
+  }
+
+  row(palette, index, count) {
+    const preview = graphemes(palette.emojis).slice(0, 12).join("");
+    const row = el("li", {
+      class: "palette-row", tabindex: "0", draggable: "true", dataset: { id: palette.id },
+      "aria-label": `${palette.name}, ${index + 1} of ${count}`,
+    },
+      el("span", { class: "palette-grip", "aria-hidden": "true", text: "⋮⋮" }),
+      el("span", { class: "palette-row-name", text: palette.name }),
+      el("span", { class: "palette-row-preview", "aria-hidden": "true", text: preview }),
+      el("span", { class: "palette-row-actions" },
+        el("button", { type: "button", class: "button small", "aria-label": `Move ${palette.name} up`, title: "Move up", text: "↑",
+          disabled: index === 0, on: { click: () => this.move(palette, index - 1) } }),
+        el("button", { type: "button", class: "button small", "aria-label": `Move ${palette.name} down`, title: "Move down", text: "↓",
+          disabled: index === count - 1, on: { click: () => this.move(palette, index + 1) } }),
+        el("button", { type: "button", class: "button small", text: "Edit", "aria-label": `Edit ${palette.name}`,
+          on: { click: () => paletteEditor.open(palette) } }),
+        el("button", { type: "button", class: "button small danger", text: "Delete", "aria-label": `Delete ${palette.name}`,
+          on: { click: () => deletePalette(palette) } })));
+    row.addEventListener("keydown", (event) => {
+      if (event.target !== row) return;
+      if (event.altKey && (event.key === "ArrowUp" || event.key === "ArrowDown")) {
+        event.preventDefault();
+        this.move(palette, index + (event.key === "ArrowUp" ? -1 : 1));
+      } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+        event.preventDefault();
+        (event.key === "ArrowUp" ? row.previousElementSibling : row.nextElementSibling)?.focus();
+      } else if (event.key === "Enter") {
+        event.preventDefault();
+        paletteEditor.open(palette);
+      } else if (event.key === "Delete") {
+        event.preventDefault();
+        deletePalette(palette);
+      }
+    });
+    row.addEventListener("dragstart", (event) => {
+      event.dataTransfer.setData("application/x-emojiart-palette", palette.id);
+      event.dataTransfer.effectAllowed = "move";
+      row.classList.add("dragging");
+    });
+    row.addEventListener("dragend", () => row.classList.remove("dragging"));
+    row.addEventListener("dragover", (event) => {
+      if (!event.dataTransfer.types.includes("application/x-emojiart-palette")) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "move";
+      row.classList.add("drop-target");
+    });
+    row.addEventListener("dragleave", () => row.classList.remove("drop-target"));
+    row.addEventListener("drop", (event) => {
+      const id = event.dataTransfer.getData("application/x-emojiart-palette");
+      row.classList.remove("drop-target");
+      if (!id || id === palette.id) return;
+      event.preventDefault();
+      const dragged = paletteFeed.find(id);
+      if (dragged) this.move(dragged, index);
+    });
+    return row;
+  }
+
+  async move(palette, index) {
+    if (index < 0 || index >= paletteFeed.palettes.length) return;
+    try {
+      await api.updatePalette(palette.id, { index });
+      // Keep the moved palette focused once the new order arrives.
+      const refocus = () => this.rows.querySelector(`[data-id="${CSS.escape(palette.id)}"]`)?.focus();
+      setTimeout(refocus, 50);
+    } catch (error) {
+      paletteError(error, "Couldn’t move the palette");
+    }
+  }
+
+  async importFile() {
+    const file = this.importInput.files[0];
+    this.importInput.value = "";
+    if (!file) return;
+    try {
+      const result = await api.importPalettes(file);
+      const skipped = result.skipped ? `; ${result.skipped} already there` : "";
+      notify(`Imported ${result.added} ${result.added === 1 ? "palette" : "palettes"}${skipped}.`, { title: "Palettes" });
+    } catch (error) {
+      paletteError(error, "Couldn’t import those palettes");
+    }
+  }
+}
+
+export const paletteEditor = new PaletteEditor();
+export const paletteManager = new PaletteManager();

@@ -1,0 +1,66 @@
+// The shared palettes, live (docs/API.md, "Live palettes"): every window holds the list the
+// server last sent and hears each change, whoever made it (any window, a script, the CLI).
+// Changes go through the HTTP API; their result comes back here like everyone else's.
+import { retryDelay, socketURL } from "./live.js";
+
+export class PaletteFeed {
+  constructor() {
+    /** The palettes in order: [{id, name, emojis}]. */
+    this.palettes = [];
+    this.loaded = false;
+    this.listeners = new Set();
+    this.socket = null;
+    this.attempt = 0;
+    this.closing = false;
+  }
+
+  /** Calls `listener(palettes)` now (if loaded) and after every change. Returns an unsubscribe function. */
+  subscribe(listener) {
+    this.listeners.add(listener);
+    if (this.loaded) listener(this.palettes);
+    return () => this.listeners.delete(listener);
+  }
+
+  find(id) {
+    return this.palettes.find((palette) => palette.id === id) || null;
+  }
+
+  open() {
+    if (this.socket || this.closing) return;
+    const socket = new WebSocket(socketURL("/api/palettes/live"));
+    this.socket = socket;
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type !== "palettes" || !Array.isArray(message.palettes)) return;
+      this.attempt = 0;
+      this.palettes = message.palettes;
+      this.loaded = true;
+      for (const listener of this.listeners) listener(this.palettes);
+    });
+    socket.addEventListener("close", () => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      if (this.closing) return;
+      setTimeout(() => this.open(), retryDelay(this.attempt++));
+    });
+  }
+
+  close() {
+    this.closing = true;
+    if (this.socket) this.socket.close(1000, "Leaving.");
+  }
+}
+
+/** The one feed of this page. */
+export const paletteFeed = new PaletteFeed();
+addEventListener("pagehide", (event) => {
+  if (!event.persisted) paletteFeed.close();
+});
+
+/** Whether `text` holds at least one emoji (the server keeps only those). */
+export const containsEmoji = (text) => /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(text);

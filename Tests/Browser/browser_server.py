@@ -1,0 +1,133 @@
+"""Running the server for the browser tests, and a small client for its API (shared by
+conftest.py and the tests that need a server of their own)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_BIN = str(HERE.parents[1] / ".build" / "debug" / "emojiart")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Api:
+    """A small client for docs/API.md, for setting up and checking state."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def call(self, method: str, path: str, body=None, raw: bytes | None = None, expect=None):
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                status, payload, headers = response.status, response.read(), response.headers
+        except urllib.error.HTTPError as error:
+            status, payload, headers = error.code, error.read(), error.headers
+        if expect is not None:
+            assert status == expect, f"{method} {path} → {status} {payload[:300]!r}"
+        elif status >= 400:
+            raise AssertionError(f"{method} {path} → {status} {payload[:300]!r}")
+        if not payload:
+            return None
+        if "json" in (headers.get("Content-Type") or ""):
+            return json.loads(payload)
+        return payload
+
+    def create(self, title: str = "Test", emojis=(), background: str | None = None) -> dict:
+        doc = self.call("POST", "/api/documents", {"title": title}, expect=201)
+        edits = [
+            {"type": "addEmoji", "text": text, "position": {"x": x, "y": y}, "size": size}
+            for (text, x, y, size) in emojis
+        ]
+        if background:
+            edits.append({"type": "setBackground", "background": background})
+        if edits:
+            doc = self.edit(doc, edits)
+        return doc
+
+    def edit(self, doc: dict, edits: list, expect=None) -> dict:
+        return self.call(
+            "POST", f"/api/documents/{doc['id']}/edits", {"baseVersion": doc["version"], "edits": edits}, expect=expect
+        )
+
+    def get(self, doc_or_id) -> dict:
+        doc_id = doc_or_id["id"] if isinstance(doc_or_id, dict) else doc_or_id
+        return self.call("GET", f"/api/documents/{doc_id}")
+
+    def documents(self) -> list:
+        return self.call("GET", "/api/documents")["documents"]
+
+
+@contextlib.contextmanager
+def running_server(data: str | None = None):
+    """Starts `$EMOJIART_BIN serve` on a free port with a fresh data folder (or `data`); yields its base URL."""
+    binary = os.environ.get("EMOJIART_BIN", DEFAULT_BIN)
+    if not Path(binary).exists():
+        pytest.fail(f"no server binary at {binary}: build it (swift build) or set EMOJIART_BIN", pytrace=False)
+    port = free_port()
+    data = data or tempfile.mkdtemp(prefix="emojiart-browser-")
+    Path(data).mkdir(parents=True, exist_ok=True)
+    log = open(Path(data) / "server.log", "wb")
+    # The background tests serve images from a stub server on 127.0.0.1, which the server's
+    # fetch policy refuses unless allowed.
+    env = {**os.environ, "EMOJIART_FETCH_ALLOW": os.environ.get("EMOJIART_FETCH_ALLOW", "127.0.0.1/32"),
+           # Only the tests' own loopback stubs: nothing else is resolved or contacted.
+           "EMOJIART_FETCH_PUBLIC": "0"}
+    process = subprocess.Popen(
+        [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            log.flush()
+            output = (Path(data) / "server.log").read_text(errors="replace")[-2000:]
+            pytest.fail(f"the server exited with status {process.returncode}:\n{output}", pytrace=False)
+        try:
+            with urllib.request.urlopen(base + "/api/health", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("the server did not answer GET /api/health within 60 s", pytrace=False)
+        time.sleep(0.2)
+    try:
+        yield base
+    finally:
+        stop(process, log, data)
+
+
+def stop(process, log, data) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    log.close()
+    shutil.rmtree(data, ignore_errors=True)

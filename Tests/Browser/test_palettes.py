@@ -1,0 +1,206 @@
+"""Palettes in the web editor: the chooser and its menu, the editor, the manager, shared live by
+every window. Each test has its own server, since palettes are shared by the whole server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_server import DEFAULT_BIN, Api, running_server
+from helpers import FIXTURES
+
+
+
+@pytest.fixture
+def data(tmp_path) -> str:
+    return str(tmp_path / "data")
+
+
+@pytest.fixture
+def own(data):
+    with running_server(data) as base:
+        yield base
+
+
+@pytest.fixture
+def papi(own) -> Api:
+    return Api(own)
+
+
+@pytest.fixture
+def windows(browser, own):
+    """Opens browser windows on this test's server; checks none had a JavaScript error."""
+    contexts, errors = [], []
+
+    def open_window(path: str):
+        context = browser.new_context(base_url=own, viewport={"width": 1100, "height": 720})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(path)
+        if path.startswith("/documents/"):
+            expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(page.locator("#palette-name, #manage-palettes").first).to_be_visible()
+        return page
+
+    yield open_window
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def editor_window(windows, papi):
+    doc = papi.create("Palettes")
+    page = windows(f"/documents/{doc['id']}")
+    expect(page.locator("#palette-name")).to_have_text("Vehicles")
+    return page, doc
+
+
+def names(papi) -> list[str]:
+    return [p["name"] for p in papi.call("GET", "/api/palettes")["palettes"]]
+
+
+def menu(page, item: str):
+    page.locator("#palette-menu-button").click()
+    page.get_by_role("menuitem", name=item).click()
+
+
+def test_a_new_palette_keeps_only_typed_emojis_and_other_windows_see_it(windows, papi):
+    page, doc = editor_window(windows, papi)
+    other = windows(f"/documents/{doc['id']}")
+    browser_page = windows("/")
+    browser_page.locator("#manage-palettes").click()
+    expect(browser_page.locator("#palette-rows .palette-row")).to_have_count(9)
+
+    menu(page, "New Palette")
+    editor = page.locator("#palette-editor")
+    expect(editor).to_be_visible()
+    expect(page.locator("#palette-editor-name")).to_have_value("New")
+    assert names(papi)[1] == "New"  # right after the current palette
+    page.locator("#palette-editor-name").fill("<script>alert(1)</script>")
+    page.locator("#palette-editor-add").press_sequentially("a😀b😀🚀")
+    expect(editor.locator(".palette-editor-emoji")).to_have_text(["😀", "🚀"])
+    expect(page.locator("#palette-name")).to_have_text("<script>alert(1)</script>")  # as text, never markup
+    expect(page.locator("#palette-bar .palette-emoji")).to_have_text(["😀", "🚀"])
+
+    # Within a second, the other editor window and the document browser's manager show it.
+    started = time.monotonic()
+    expect(browser_page.locator("#palette-rows .palette-row-name").nth(1)).to_have_text(
+        "<script>alert(1)</script>", timeout=1_000)
+    assert time.monotonic() - started < 1.0
+    other.locator("#palette-menu-button").click()
+    expect(other.get_by_role("menuitemradio", name="<script>alert(1)</script>")).to_be_visible(timeout=1_000)
+    assert page.evaluate("() => document.querySelectorAll('script:not([src])').length") == 0
+
+    # Press an emoji to remove it; the other windows follow.
+    editor.get_by_role("listitem", name="Remove 😀").click()
+    expect(editor.locator(".palette-editor-emoji")).to_have_text(["🚀"])
+    expect(browser_page.locator("#palette-rows .palette-row-preview").nth(1)).to_have_text("🚀", timeout=1_000)
+    page.keyboard.press("Escape")
+    expect(editor).to_be_hidden()
+    palette = papi.call("GET", "/api/palettes")["palettes"][1]
+    assert palette["emojis"] == "🚀"
+
+
+def test_the_editor_works_from_the_keyboard(windows, papi):
+    page, _ = editor_window(windows, papi)
+    page.locator("#palette-menu-button").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#palette-menu")).to_be_visible()
+    page.keyboard.press("End")  # Manage Palettes…
+    page.keyboard.press("ArrowUp")  # Delete
+    page.keyboard.press("ArrowUp")  # Edit “Vehicles”…
+    page.keyboard.press("Enter")
+    expect(page.locator("#palette-editor")).to_be_visible()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("Cars")
+    page.keyboard.press("Tab")
+    page.keyboard.insert_text("🛴🚙")  # as a paste would; 🚙 is already there
+    page.keyboard.press("Enter")
+    expect(page.locator("#palette-editor .palette-editor-emoji").first).to_have_text("🛴")
+    page.locator("#palette-editor .palette-editor-emoji").nth(1).focus()
+    page.keyboard.press("Delete")
+    expect(page.locator("#palette-name")).to_have_text("Cars")
+    vehicles = papi.call("GET", "/api/palettes")["palettes"][0]
+    assert vehicles["name"] == "Cars"
+    assert vehicles["emojis"].startswith("🛴") and "🚙" not in vehicles["emojis"]
+    assert vehicles["emojis"].count("🛴") == 1
+
+
+def test_the_manager_reorders_by_keyboard_and_by_dragging(windows, papi):
+    page, doc = editor_window(windows, papi)
+    other = windows(f"/documents/{doc['id']}")
+    menu(page, "Manage Palettes…")
+    rows = page.locator("#palette-rows .palette-row")
+    expect(rows).to_have_count(9)
+    rows.nth(0).focus()
+    page.keyboard.press("Alt+ArrowDown")
+    expect(page.locator("#palette-rows .palette-row-name").nth(1)).to_have_text("Vehicles")
+    assert names(papi)[:2] == ["Sports", "Vehicles"]
+    # The other window keeps showing its palette (Vehicles), wherever it moved.
+    expect(other.locator("#palette-name")).to_have_text("Vehicles")
+
+    rows.nth(8).drag_to(rows.nth(0))  # Faces to the top
+    expect(page.locator("#palette-rows .palette-row-name").nth(0)).to_have_text("Faces")
+    assert names(papi)[:3] == ["Faces", "Sports", "Vehicles"]
+    other.locator("#palette-menu-button").click()
+    expect(other.locator("#palette-menu [role=menuitemradio]").first).to_have_text("Faces")
+
+
+def test_deleting_down_to_one_palette_refuses_the_last(windows, papi):
+    page, doc = editor_window(windows, papi)
+    other = windows(f"/documents/{doc['id']}")
+    menu(page, "Delete “Vehicles”")
+    expect(page.locator("#palette-name")).to_have_text("Sports")  # the one now in its place
+    expect(other.locator("#palette-name")).to_have_text("Sports")
+    menu(page, "Manage Palettes…")
+    rows = page.locator("#palette-rows .palette-row")
+    for remaining in range(8, 1, -1):
+        expect(rows).to_have_count(remaining)
+        rows.first.get_by_role("button", name="Delete").click()
+    expect(rows).to_have_count(1)
+    rows.first.get_by_role("button", name="Delete").click()
+    expect(page.locator("#notices")).to_contain_text("last")
+    expect(rows).to_have_count(1)
+    assert names(papi) == ["Faces"]
+    expect(other.locator("#palette-name")).to_have_text("Faces")
+
+
+def test_the_current_palette_is_remembered_per_window_and_cycling_wraps(windows, papi):
+    page, doc = editor_window(windows, papi)
+    other = windows(f"/documents/{doc['id']}")
+    page.locator("#palette-menu-button").click()
+    page.get_by_role("menuitemradio", name="Weather").click()
+    expect(page.locator("#palette-name")).to_have_text("Weather")
+    expect(other.locator("#palette-name")).to_have_text("Vehicles")
+    page.reload()
+    expect(page.locator("#palette-name")).to_have_text("Weather")
+    page.locator("#palette-next").click()
+    page.locator("#palette-next").click()
+    page.locator("#palette-next").click()
+    expect(page.locator("#palette-name")).to_have_text("Vehicles")  # Weather → COVID → Faces → wraps
+
+
+def test_palettes_import_through_the_manager_and_the_cli_reaches_open_windows(windows, papi, data):
+    page, _ = editor_window(windows, papi)
+    sports = next(p for p in papi.call("GET", "/api/palettes")["palettes"] if p["name"] == "Sports")
+    papi.call("DELETE", f"/api/palettes/{sports['id']}", expect=204)
+    menu(page, "Manage Palettes…")
+    expect(page.locator("#palette-rows .palette-row")).to_have_count(8)
+    page.locator("#palette-manager input[type=file]").set_input_files(str(FIXTURES / "palettes-2021-Default.json"))
+    expect(page.locator("#notices")).to_contain_text("Imported 1 palette; 8 already there")
+    expect(page.locator("#palette-rows .palette-row")).to_have_count(9)
+    expect(page.locator("#palette-rows .palette-row-name").last).to_have_text("Sports")
+    imported = 9
+
+    # The CLI on the server's database, while it runs: the open manager shows the change.
+    binary = os.environ.get("EMOJIART_BIN", DEFAULT_BIN)
+    subprocess.run([binary, "palettes", "add", "From the CLI", "🖥️⌨️", "--at", "1", "--data", data], check=True,
+                   capture_output=True)
+    expect(page.locator("#palette-rows .palette-row-name").first).to_have_text("From the CLI", timeout=3_000)
+    expect(page.locator("#palette-rows .palette-row")).to_have_count(imported + 1)
