@@ -111,6 +111,23 @@ import Testing
         }
     }
 
+    @Test func paletteWindowsGetTheListOnConnectAndAfterEveryChange() async throws {
+        try await withLiveServer { api, port in
+            let window = LiveTestWindow(port: port, path: "/api/palettes/live")
+            let first = try await window.next()
+            #expect(first["type"] as? String == "palettes")
+            let palettes = try #require(first["palettes"] as? [[String: Any]])
+            #expect(palettes.count == 9 && palettes.first?["name"] as? String == "Vehicles")
+            let created = try await api.request(.post, "/api/palettes", json: ["name": "<b>Mine</b>", "emojis": "a😀"])
+            #expect(created.status == .created)
+            let next = try await window.next()
+            #expect(try #require(next["version"] as? Int) > (first["version"] as? Int ?? .max))
+            let last = try #require((next["palettes"] as? [[String: Any]])?.last)
+            #expect(last["name"] as? String == "<b>Mine</b>" && last["emojis"] as? String == "😀")
+            window.finish()
+        }
+    }
+
     @Test func badMessagesFloodsAndHugeMessagesAreClosedWithTheirCodes() async throws {
         try await withLiveServer { api, port in
             let id = try await api.createDocument()
