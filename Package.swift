@@ -34,6 +34,12 @@ let package = Package(
             ]
         ),
         .target(name: "EmojiArtImaging", dependencies: ["EmojiArtKit", "CImageCodecs"]),
+        // Pictures of documents: SVG (pure Swift) and PNG drawn with pango + cairo from Debian.
+        .systemLibrary(
+            name: "CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .target(name: "CEmojiRender", dependencies: ["CPangoCairo"]),
+        .target(name: "EmojiArtRender", dependencies: ["EmojiArtKit", "EmojiArtImaging", "CEmojiRender"]),
         // Persistence: the DocumentStore protocol, an in-memory store for tests, SQLite through GRDB.
         .target(
             name: "EmojiArtStore",
@@ -61,7 +67,7 @@ let package = Package(
         .target(
             name: "EmojiArtServer",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtFetch",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -76,6 +82,7 @@ let package = Package(
             name: "EmojiArtCLI",
             dependencies: [
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtServer", "EmojiArtFetch", "EmojiArtImaging",
+                "EmojiArtRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "EmojiArtBenchmarks",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtServer", "CAllocationStats",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtServer", "EmojiArtRender", "CAllocationStats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -121,6 +128,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .testTarget(
+            name: "EmojiArtRenderTests", dependencies: ["EmojiArtRender", "EmojiArtImaging", "EmojiArtKit"]),
         .testTarget(
             name: "EmojiArtCLITests",
             dependencies: ["EmojiArtCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -5,9 +5,10 @@ if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
     export PATH="/opt/swift/usr/bin:$PATH"
 fi
 
-# C libraries the build links: SQLite (GRDB), and the image decoders that check every pixel
-# of a background image (libpng, libjpeg-turbo, libwebp, giflib).
-BUILD_PACKAGES=(libsqlite3-dev libpng-dev libjpeg-dev libwebp-dev libgif-dev)
+# C libraries the build links: SQLite (GRDB), the image decoders that check every pixel of a
+# background image (libpng, libjpeg-turbo, libwebp, giflib), pango + cairo for PNG pictures of
+# documents, and the colour emoji font those pictures are drawn in.
+BUILD_PACKAGES=(libsqlite3-dev libpng-dev libjpeg-dev libwebp-dev libgif-dev libpango1.0-dev libcairo2-dev fonts-noto-color-emoji)
 
 step() { printf '\n==> %s\n' "$*"; }
 

@@ -33,6 +33,7 @@ enum BenchmarkMain {
         try FileBenchmarks.run(scale: scale, into: &report)
         try EditBenchmarks.run(scale: scale, into: &report)
         try UndoMemoryBenchmark.run(scale: scale, into: &report)
+        try RenderBenchmarks.run(smoke: smoke, into: &report)
         report.print()
     }
 }

@@ -84,6 +84,13 @@ extension EmojiArtCommand {
 /// back would lose it silently. `emojiart convert` writes such files knowingly.
 private func change(_ file: String, _ body: (inout EmojiArtDocument) throws -> String) throws {
     let decoded = try DocumentFile.read(file)
+    if decoded.isPicture {
+        throw FileError(
+            path: file,
+            reason:
+                "not changed: this is a picture of a document. Open it as a document first: `emojiart convert \(file) copy.emojiart --to native`."
+        )
+    }
     if let note = decoded.notes.first {
         throw FileError(
             path: file,

@@ -57,3 +57,35 @@ public enum ImageDecoder {
         EmojiArtError(.invalidBackground, "the image can't be used: \(reason).")
     }
 }
+
+/// An image's pixels, for drawing: premultiplied BGRA, 4 bytes a pixel, row after row.
+public struct Bitmap: Sendable {
+    public var width: Int
+    public var height: Int
+    public var pixels: [UInt8]
+}
+
+extension ImageDecoder {
+    /// The whole picture (the first frame of an animation) as a ``Bitmap``, after the same
+    /// checks as ``decode(_:)``.
+    public static func bitmap(_ data: Data) throws -> Bitmap {
+        _ = try decode(data)
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBytes { bytes in
+            image_codecs_decode_bitmap(
+                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, UInt64(maximumPixels), &width, &height,
+                &pixels, &message, message.count)
+        }
+        guard status == 0, let pixels else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw failure(reason.isEmpty ? "it can't be decoded" : reason)
+        }
+        defer { image_codecs_free(pixels) }
+        let count = Int(width) * Int(height) * 4
+        return Bitmap(
+            width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+    }
+}

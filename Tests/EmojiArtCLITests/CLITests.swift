@@ -7,7 +7,7 @@ import Testing
 struct CLITests {
     @Test func helpListsEveryCommand() {
         let help = EmojiArtCommand.helpMessage()
-        for command in ["new", "info", "convert", "validate", "add-emoji", "set-background", "palettes"] {
+        for command in ["new", "info", "convert", "validate", "add-emoji", "set-background", "render", "palettes"] {
             #expect(help.contains("  \(command) "), "\(command) missing from:\n\(help)")
         }
         #expect(help.contains("cs193p-2021"))
@@ -52,6 +52,30 @@ struct CLITests {
         let last = await emojiart("palettes", "remove", try #require(remaining.last?["id"] as? String), "--data", data)
         #expect(last.exitCode != 0 && !last.errors.isEmpty)
         #expect(await emojiart("palettes", "list", "--data", data).output.split(separator: "\n").count == 1)
+    }
+
+    @Test func renderDrawsSVGAndPNGAndThePNGOpensAgain() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("party.emojiart").path
+        #expect(await emojiart("new", file, "--title", "Party <&>").exitCode == 0)
+        #expect(await emojiart("add-emoji", file, "🇯🇵", "--at", "10,20", "--size", "64").exitCode == 0)
+        let svg = folder.appendingPathComponent("party.svg").path
+        let svgResult = await emojiart("render", file, "-o", svg)
+        #expect(svgResult.exitCode == 0 && svgResult.output.contains("SVG, 1 emoji"))
+        let svgText = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(svgText.contains("<title>Party &lt;&amp;&gt;</title>") && svgText.contains(">🇯🇵</text>"))
+
+        let png = folder.appendingPathComponent("party.png").path
+        let pngResult = await emojiart("render", file, "-o", png, "--scale", "2")
+        #expect(pngResult.exitCode == 0 && pngResult.output.contains("PNG, 192×192 pixels"))
+        let copy = folder.appendingPathComponent("copy.emojiart").path
+        #expect(await emojiart("convert", png, copy, "--to", "native").exitCode == 0)
+        #expect(await emojiart("info", copy).output.contains("Party <&>"))
+        let refused = await emojiart("add-emoji", png, "😀", "--at", "0,0")
+        #expect(refused.exitCode != 0 && refused.errors.contains("picture of a document"))
+
+        #expect(await emojiart("render", file, "-o", folder.appendingPathComponent("x.gif").path).exitCode != 0)
+        #expect(await emojiart("render", file, "-o", png, "--scale", "4").exitCode != 0)
     }
 
     @Test func subcommandHelpExplainsArguments() async {

@@ -237,4 +237,26 @@ struct DocumentsAPITests {
             #expect(badBase.status == .badRequest)
         }
     }
+
+    @Test func picturesAreDrawnAsSVGAndPNGAndThePNGImportsAsTheDocument() async throws {
+        try await withAPI { api in
+            let id = try await api.createDocument(title: "Picture <b>")
+            _ = try await api.edit(id, base: 0, [addEmoji("👨‍👩‍👧‍👦", x: 5, y: 5, size: 64)])
+            let svg = try await api.request(.get, "/api/documents/\(id)/picture?format=svg", bytes: nil)
+            #expect(svg.status == .ok && svg.headers[.contentType] == "image/svg+xml; charset=utf-8")
+            #expect(svg.text.contains("<title>Picture &lt;b&gt;</title>"))
+            let png = try await api.request(.get, "/api/documents/\(id)/picture?format=png&scale=3", bytes: nil)
+            #expect(png.status == .ok && png.headers[.contentType] == "image/png")
+            #expect(png.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            let imported = try await api.request(.post, "/api/documents/import", bytes: png.bytes)
+            #expect(imported.status == .created)
+            let document = imported.json["document"] as? [String: Any]
+            #expect(document?["title"] as? String == "Picture <b>" && imported.json["format"] as? String == "native")
+            #expect((document?["emojis"] as? [[String: Any]])?.first?["text"] as? String == "👨‍👩‍👧‍👦")
+            let bad = try await api.request(.get, "/api/documents/\(id)/picture?format=gif", bytes: nil)
+            #expect(bad.status == .badRequest)
+            let badScale = try await api.request(.get, "/api/documents/\(id)/picture?format=png&scale=9", bytes: nil)
+            #expect(badScale.status == .badRequest)
+        }
+    }
 }

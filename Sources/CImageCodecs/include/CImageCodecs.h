@@ -25,4 +25,15 @@ int image_codecs_decode_webp(const uint8_t *data, size_t size, uint64_t maximum_
 int image_codecs_decode_gif(const uint8_t *data, size_t size, uint64_t maximum_pixels,
                             uint32_t *width, uint32_t *height, char *error, size_t error_size);
 
+/// Decodes an image (PNG, JPEG, WebP or GIF; the first frame of an animation) to a bitmap for
+/// drawing: premultiplied BGRA, 4 bytes a pixel, rows `width * 4` bytes apart (cairo's
+/// CAIRO_FORMAT_ARGB32 on little-endian machines). Returns 0 with `*pixels` allocated (release
+/// it with image_codecs_free), or -1 with a sentence fragment in `error`. Call it on images
+/// the checking decoders above accepted.
+int image_codecs_decode_bitmap(const uint8_t *data, size_t size, uint64_t maximum_pixels,
+                               uint32_t *width, uint32_t *height, uint8_t **pixels,
+                               char *error, size_t error_size);
+
+void image_codecs_free(void *pointer);
+
 #endif

@@ -29,6 +29,8 @@ public struct DecodedDocument: Sendable {
     public var format: DocumentFormat
     /// What was read differently from how the file had it, e.g. an unusable background URL.
     public var notes: [String]
+    /// Read from a PNG picture that carries the document (``PictureDocument``).
+    public var isPicture = false
 }
 
 /// A document written in a format, with what that format could not hold.

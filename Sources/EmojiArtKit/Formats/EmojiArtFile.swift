@@ -21,6 +21,12 @@ public enum EmojiArtFile {
                 "the file is \(bytes.count) bytes; EmojiArt files are at most \(DocumentLimits.maximumFileBytes) bytes."
             )
         }
+        if PictureDocument.isPNG(bytes) {
+            // A picture exported by EmojiArt: the document travels inside it.
+            var decoded = try read(PictureDocument.extract(bytes), defaultTitle: defaultTitle)
+            decoded.isPicture = true
+            return decoded
+        }
         let root = JSONField(try JSONParser.parse(bytes))
         _ = try root.members()
         let format = try detectFormat(root)

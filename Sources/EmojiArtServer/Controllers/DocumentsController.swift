@@ -1,5 +1,7 @@
+import EmojiArtImaging
 import EmojiArtKit
 import EmojiArtLive
+import EmojiArtRender
 import EmojiArtStore
 import Foundation
 import HTTPTypes
@@ -26,6 +28,7 @@ struct DocumentsController {
         group.delete(":id", use: delete)
         group.post(":id/duplicate", use: duplicate)
         group.get(":id/export", use: export)
+        group.get(":id/picture", use: picture)
         group.post(":id/edits", use: edit)
         group.put(":id/background", use: setBackgroundImage)
         group.post(":id/undo", use: undo)
@@ -107,6 +110,48 @@ struct DocumentsController {
             headers[HTTPField.Name("EmojiArt-Notes")!] = String(decoding: notes, as: UTF8.self).asciiHeaderValue
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: encoded.bytes)))
+    }
+
+    /// `GET /api/documents/{id}/picture?format=svg|png[&scale=1|2|3][&background=embed|link]`
+    @Sendable func picture(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let id = try documentID(context)
+        let query = request.uri.queryParameters
+        let format = query.get("format") ?? "png"
+        guard format == "svg" || format == "png" else {
+            throw APIError.badRequest("Unknown picture format \"\(format.prefix(40))\"; use svg or png.")
+        }
+        let scaleText = query.get("scale") ?? "1"
+        guard let scale = Int(scaleText), (1...3).contains(scale) else {
+            throw APIError.badRequest("The scale must be 1, 2 or 3.")
+        }
+        let linked = query.get("background") == "link"
+        let state = try await withDocument(id) { try await $0.state() }
+        // The background as the server has it: embedded bytes, or the image it fetched.
+        var image: StoredImage?
+        if case .found(let imageID, _, _) = state.backgroundState {
+            image = try await library.store.loadImage(id: imageID)
+        }
+        var headers = HTTPFields()
+        headers[.cacheControl] = "no-store"
+        let bytes: [UInt8]
+        if format == "svg" {
+            let background: SVGRenderer.BackgroundImage =
+                switch (state.document.background, image) {
+                case (.url(let url), let image?) where linked:
+                    .linked(url: url, width: image.width, height: image.height)
+                case (_, let image?):
+                    .embedded(data: image.data, mimeType: image.mimeType, width: image.width, height: image.height)
+                default: .none
+                }
+            bytes = Array(SVGRenderer.render(state.document, background: background).utf8)
+            headers[.contentType] = "image/svg+xml; charset=utf-8"
+        } else {
+            let bitmap = try image.map { try ImageDecoder.bitmap($0.data) }
+            bytes = try PNGRenderer.render(state.document, background: bitmap, scale: Double(scale)).png
+            headers[.contentType] = "image/png"
+        }
+        headers[.contentDisposition] = ContentDisposition.attachment(filename: state.document.title + "." + format)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     @Sendable func edit(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {

@@ -110,3 +110,7 @@ export const deletePalette = (id) => request("DELETE", "/api/palettes/" + encode
 /** Imports the original apps' stored palette JSON (a File). */
 export const importPalettes = (file) =>
   request("POST", "/api/palettes/import", { body: file, headers: { "Content-Type": "application/json" } });
+
+/** A picture of the document: `format` "svg" or "png", `scale` 1–3 (PNG). */
+export const pictureURL = (id, format, scale = 1) =>
+  doc(id) + "/picture?format=" + encodeURIComponent(format) + (format === "png" ? "&scale=" + scale : "");

@@ -1,6 +1,7 @@
 // The document browser: list, new, open, rename, duplicate, delete, import, export.
 import * as api from "./api.js";
 import { el, fileStem, formatDate, notify, relativeTime } from "./dom.js";
+import { exportMenu } from "./export-menu.js";
 import { paletteManager } from "./palette-dialogs.js";
 import { paletteFeed } from "./palettes.js";
 
@@ -11,12 +12,6 @@ const loading = document.getElementById("loading");
 const fileInput = document.getElementById("import-file");
 const overlay = document.getElementById("drop-overlay");
 const confirmDialog = document.getElementById("confirm-delete");
-
-const EXPORTS = [
-  ["native", "EmojiArt (.emojiart)"],
-  ["cs193p-2023", "CS193P 2023"],
-  ["cs193p-2021", "CS193P 2021"],
-];
 
 const editorURL = (id) => "/documents/" + encodeURIComponent(id);
 
@@ -42,14 +37,7 @@ async function refresh() {
 function row(summary) {
   const link = el("a", { class: "doc-title", href: editorURL(summary.id), text: summary.title });
   const titleCell = el("td", { class: "title-cell" }, link);
-  const exportMenu = el("details", { class: "menu" },
-    el("summary", { class: "button small", text: "Export" }),
-    el("div", { class: "menu-items" },
-      EXPORTS.map(([format, label]) =>
-        el("a", {
-          href: api.exportURL(summary.id, format), download: "", class: "menu-item", dataset: { format }, text: label,
-          on: { click: (event) => { event.currentTarget.closest("details").open = false; } },
-        }))));
+  const exports = exportMenu(summary.id);
   const tr = el("tr", { dataset: { id: summary.id } },
     titleCell,
     el("td", { class: "num emoji-count", text: String(summary.emojiCount) }),
@@ -58,7 +46,7 @@ function row(summary) {
     el("td", { class: "actions" },
       el("button", { type: "button", class: "button small", text: "Rename", on: { click: () => startRename(summary, titleCell) } }),
       el("button", { type: "button", class: "button small", text: "Duplicate", on: { click: () => duplicate(summary) } }),
-      exportMenu,
+      exports,
       el("button", { type: "button", class: "button small danger", text: "Delete", on: { click: () => confirmDelete(summary) } })));
   return tr;
 }
@@ -176,12 +164,6 @@ document.addEventListener("drop", (event) => {
   importFiles(files);
 });
 
-// Close an open export menu when clicking elsewhere.
-document.addEventListener("click", (event) => {
-  for (const menu of document.querySelectorAll("details.menu[open]")) {
-    if (!menu.contains(event.target)) menu.open = false;
-  }
-});
 
 // Keep relative times fresh.
 setInterval(() => {

@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { CanvasView } from "./canvas.js";
 import { notify } from "./dom.js";
+import { exportMenu } from "./export-menu.js";
 import { applyChange, LiveConnection } from "./live.js";
 import { EMOJI_DRAG_TYPE, PaletteBar } from "./palette-bar.js";
 
@@ -445,6 +446,7 @@ addEventListener("beforeunload", (event) => {
 // MARK: - Start
 
 function start() {
+  $("export-slot").replaceWith(exportMenu(documentId));
   restoreView();
   palettes.load();
   live.open();
