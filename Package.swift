@@ -122,7 +122,8 @@ let package = Package(
         .testTarget(
             name: "EmojiArtServerTests",
             dependencies: [
-                "EmojiArtServer", "EmojiArtLive", "EmojiArtStore", "EmojiArtTestSupport",
+                "EmojiArtServer", "EmojiArtLive", "EmojiArtStore", "EmojiArtTestSupport", "EmojiArtImaging",
+                "EmojiArtKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

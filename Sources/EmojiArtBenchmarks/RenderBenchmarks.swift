@@ -35,5 +35,12 @@ enum RenderBenchmarks {
                 "PNG of a \(count)-emoji document, \(name)", "\(format(seconds * 1000, 0)) ms (\(size))",
                 target: name.hasPrefix("2,000") ? "measured (issue #7)" : "")
         }
+        // A document-browser thumbnail of the spread-out document (240 pixels a side).
+        let frame = PictureFrame(document: document, backgroundSize: nil)
+        let thumbnail = try medianSeconds(repetitions: repetitions) {
+            _ = try PNGRenderer.render(
+                document, background: nil, scale: 240 / max(frame.width, frame.height), embedsDocument: false)
+        }
+        report.add("thumbnail (240 px) of a \(count)-emoji document", "\(format(thumbnail * 1000, 0)) ms")
     }
 }

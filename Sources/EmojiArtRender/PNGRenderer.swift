@@ -19,10 +19,11 @@ public enum PNGRenderer {
         public var scale: Double
     }
 
-    /// Renders `document` at `scale` pixels per point over `background` (its decoded image).
-    public static func render(_ document: EmojiArtDocument, background: Bitmap?, scale requested: Double = 1)
-        throws -> Picture
-    {
+    /// Renders `document` at `scale` pixels per point over `background` (its decoded image);
+    /// with `embedsDocument` (the default) the PNG carries the document.
+    public static func render(
+        _ document: EmojiArtDocument, background: Bitmap?, scale requested: Double = 1, embedsDocument: Bool = true
+    ) throws -> Picture {
         let frame = PictureFrame(document: document, backgroundSize: background.map { ($0.width, $0.height) })
         var scale = requested
         scale = min(scale, Double(maximumSide) / max(frame.width, frame.height))
@@ -61,6 +62,8 @@ public enum PNGRenderer {
         }
         defer { emoji_render_free(png) }
         let bytes = Array(UnsafeBufferPointer(start: png, count: pngSize))
-        return Picture(png: PictureDocument.embed(document, in: bytes), width: width, height: height, scale: scale)
+        return Picture(
+            png: embedsDocument ? PictureDocument.embed(document, in: bytes) : bytes, width: width, height: height,
+            scale: scale)
     }
 }

@@ -90,3 +90,45 @@ def test_a_bad_file_shows_the_servers_error(page, api):
     alert = page.get_by_role("alert")
     expect(alert).to_contain_text(result["error"]["message"])
     expect(alert).to_contain_text("bad.emojiart")
+
+
+def test_pictures_export_from_the_editor_and_the_png_imports_as_the_document(page, api, tmp_path):
+    import xml.etree.ElementTree as ElementTree
+
+    doc = api.create("Picture <i>", emojis=[("👨‍👩‍👧‍👦", -30, 10, 64), ("🇯🇵", 40, -20, 48), ("👋🏽", 0, 60, 40)])
+    page.goto(f"/documents/{doc['id']}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    menu = page.locator(".editor-bar details.menu")
+    menu.locator("summary").click()
+    with page.expect_download() as info:
+        menu.locator('a[data-format="svg"]').click()
+    svg_path = tmp_path / "picture.svg"
+    info.value.save_as(svg_path)
+    root = ElementTree.parse(svg_path).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.find(f"{ns}title").text == "Picture <i>"
+    assert [t.text for t in root.iter(f"{ns}text")] == ["👨‍👩‍👧‍👦", "🇯🇵", "👋🏽"]
+
+    menu.locator("summary").click()
+    with page.expect_download() as info:
+        menu.locator('a[data-format="png@2x"]').click()
+    assert info.value.suggested_filename == "Picture <i>.png" or info.value.suggested_filename.endswith(".png")
+    png_path = tmp_path / "picture.png"
+    info.value.save_as(png_path)
+    assert png_path.read_bytes().startswith(b"\x89PNG")
+
+    page.goto("/")
+    expect(page.locator("#loading")).to_be_hidden()
+    before = len(api.documents())
+    page.set_input_files("#import-file", str(png_path))
+    expect(page.locator("#notices")).to_contain_text("Imported")
+    documents = api.documents()
+    assert len(documents) == before + 1
+    imported = max(documents, key=lambda d: d["createdAt"])
+    state = api.get(imported["id"])
+    assert [(e["text"], e["x"], e["y"], e["size"]) for e in state["emojis"]] == [
+        ("👨‍👩‍👧‍👦", -30, 10, 64), ("🇯🇵", 40, -20, 48), ("👋🏽", 0, 60, 40)]
+    # Every row shows a thumbnail drawn by the server.
+    thumbnail = row(page, "Picture <i>").first.locator("img.thumbnail")
+    expect(thumbnail).to_have_js_property("complete", True)
+    assert thumbnail.evaluate("img => img.naturalWidth") > 0

@@ -1,3 +1,5 @@
+import EmojiArtImaging
+import EmojiArtKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -253,6 +255,12 @@ struct DocumentsAPITests {
             let document = imported.json["document"] as? [String: Any]
             #expect(document?["title"] as? String == "Picture <b>" && imported.json["format"] as? String == "native")
             #expect((document?["emojis"] as? [[String: Any]])?.first?["text"] as? String == "👨‍👩‍👧‍👦")
+            let thumbnail = try await api.request(.get, "/api/documents/\(id)/thumbnail", bytes: nil)
+            #expect(thumbnail.status == .ok && thumbnail.headers[.contentType] == "image/png")
+            #expect(thumbnail.headers[.eTag] == "\"\(id.uppercased())-1\"")
+            let thumbnailImage = try ImageDecoder.decode(Data(thumbnail.bytes))
+            #expect(max(thumbnailImage.width, thumbnailImage.height) <= 240)
+            #expect((try? EmojiArtFile.read(thumbnail.bytes)) == nil, "a thumbnail carries no document")
             let bad = try await api.request(.get, "/api/documents/\(id)/picture?format=gif", bytes: nil)
             #expect(bad.status == .badRequest)
             let badScale = try await api.request(.get, "/api/documents/\(id)/picture?format=png&scale=9", bytes: nil)

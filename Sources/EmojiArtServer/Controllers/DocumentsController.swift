@@ -1,7 +1,5 @@
-import EmojiArtImaging
 import EmojiArtKit
 import EmojiArtLive
-import EmojiArtRender
 import EmojiArtStore
 import Foundation
 import HTTPTypes
@@ -18,6 +16,15 @@ enum BodyLimits {
 /// `/api/documents`: the document library and editing.
 struct DocumentsController {
     let library: DocumentLibrary
+    let pictures: DocumentPictures
+    let thumbnails: ThumbnailCache
+
+    init(library: DocumentLibrary) {
+        self.library = library
+        let pictures = DocumentPictures(store: library.store)
+        self.pictures = pictures
+        self.thumbnails = ThumbnailCache { state in try await pictures.thumbnail(state) }
+    }
 
     func addRoutes(to group: RouterGroup<BasicRequestContext>) {
         group.get(use: list)
@@ -29,6 +36,7 @@ struct DocumentsController {
         group.post(":id/duplicate", use: duplicate)
         group.get(":id/export", use: export)
         group.get(":id/picture", use: picture)
+        group.get(":id/thumbnail", use: thumbnail)
         group.post(":id/edits", use: edit)
         group.put(":id/background", use: setBackgroundImage)
         group.post(":id/undo", use: undo)
@@ -66,6 +74,7 @@ struct DocumentsController {
     @Sendable func delete(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let id = try documentID(context)
         guard try await library.delete(id) else { throw APIError.notFound("There is no document \(id).") }
+        await thumbnails.remove(id)
         return Response(status: .noContent)
     }
 
@@ -126,32 +135,37 @@ struct DocumentsController {
         }
         let linked = query.get("background") == "link"
         let state = try await withDocument(id) { try await $0.state() }
-        // The background as the server has it: embedded bytes, or the image it fetched.
-        var image: StoredImage?
-        if case .found(let imageID, _, _) = state.backgroundState {
-            image = try await library.store.loadImage(id: imageID)
-        }
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         let bytes: [UInt8]
         if format == "svg" {
-            let background: SVGRenderer.BackgroundImage =
-                switch (state.document.background, image) {
-                case (.url(let url), let image?) where linked:
-                    .linked(url: url, width: image.width, height: image.height)
-                case (_, let image?):
-                    .embedded(data: image.data, mimeType: image.mimeType, width: image.width, height: image.height)
-                default: .none
-                }
-            bytes = Array(SVGRenderer.render(state.document, background: background).utf8)
+            bytes = Array(try await pictures.svg(state, linkingURLBackground: linked).utf8)
             headers[.contentType] = "image/svg+xml; charset=utf-8"
         } else {
-            let bitmap = try image.map { try ImageDecoder.bitmap($0.data) }
-            bytes = try PNGRenderer.render(state.document, background: bitmap, scale: Double(scale)).png
+            bytes = try await pictures.png(state, scale: Double(scale))
             headers[.contentType] = "image/png"
         }
         headers[.contentDisposition] = ContentDisposition.attachment(filename: state.document.title + "." + format)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// `GET /api/documents/{id}/thumbnail`: a small PNG for the document browser (see
+    /// ``ThumbnailCache`` for when it is redrawn); `ETag` names the version it shows.
+    @Sendable func thumbnail(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let id = try documentID(context)
+        let state = try await withDocument(id) { try await $0.state() }
+        let library = self.library
+        let thumbnail = try await thumbnails.thumbnail(for: state) {
+            try? await library.withDocument(id) { try await $0.state() } ?? nil
+        }
+        var headers = HTTPFields()
+        headers[.cacheControl] = "no-cache"
+        headers[.eTag] = "\"\(id.uuidString)-\(thumbnail.version)\""
+        if request.headers[.ifNoneMatch] == headers[.eTag] {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "image/png"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: thumbnail.png)))
     }
 
     @Sendable func edit(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {

@@ -114,3 +114,6 @@ export const importPalettes = (file) =>
 /** A picture of the document: `format` "svg" or "png", `scale` 1–3 (PNG). */
 export const pictureURL = (id, format, scale = 1) =>
   doc(id) + "/picture?format=" + encodeURIComponent(format) + (format === "png" ? "&scale=" + scale : "");
+
+/** The document browser's small picture of a document (`version` makes each change a new URL). */
+export const thumbnailURL = (id, version) => doc(id) + "/thumbnail?v=" + encodeURIComponent(version);

@@ -36,7 +36,11 @@ async function refresh() {
 
 function row(summary) {
   const link = el("a", { class: "doc-title", href: editorURL(summary.id), text: summary.title });
-  const titleCell = el("td", { class: "title-cell" }, link);
+  const thumbnail = el("img", {
+    class: "thumbnail", alt: "", loading: "lazy", width: "72", height: "54",
+    src: api.thumbnailURL(summary.id, summary.version),
+  });
+  const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link);
   const exports = exportMenu(summary.id);
   const tr = el("tr", { dataset: { id: summary.id } },
     titleCell,
