@@ -34,6 +34,21 @@ let package = Package(
             ]
         ),
         .target(name: "EmojiArtImaging", dependencies: ["EmojiArtKit", "CImageCodecs"]),
+        // The Jokes companion app's client: a JSON joke API, one shared fetch at a time.
+        .target(
+            name: "EmojiArtJokes",
+            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")]),
+        // The Find or Lose companion game: its rules, the session that plays them against a clock,
+        // and its picture sources (an Unsplash-compatible API, a folder, the palettes' emojis).
+        .target(
+            name: "EmojiArtGame",
+            dependencies: [
+                "EmojiArtFetch", "EmojiArtStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Pictures of documents: SVG (pure Swift) and PNG drawn with pango + cairo from Debian.
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo",
@@ -68,6 +83,7 @@ let package = Package(
             name: "EmojiArtServer",
             dependencies: [
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender",
+                "EmojiArtJokes", "EmojiArtGame",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -82,7 +98,7 @@ let package = Package(
             name: "EmojiArtCLI",
             dependencies: [
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtServer", "EmojiArtFetch", "EmojiArtImaging",
-                "EmojiArtRender",
+                "EmojiArtRender", "EmojiArtJokes", "EmojiArtGame",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -129,6 +145,20 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .testTarget(
+            name: "EmojiArtJokesTests",
+            dependencies: [
+                "EmojiArtJokes",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
+        .testTarget(
+            name: "EmojiArtGameTests",
+            dependencies: [
+                "EmojiArtGame", "EmojiArtStore", "EmojiArtFetch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
         .testTarget(
             name: "EmojiArtRenderTests", dependencies: ["EmojiArtRender", "EmojiArtImaging", "EmojiArtKit"]),
         .testTarget(

@@ -10,7 +10,7 @@ enum RenderBenchmarks {
         let document = try generatedDocument(count: count)
         let repetitions = smoke ? 1 : 5
         var svgBytes = 0
-        let svg = try medianSeconds(repetitions: repetitions) {
+        let svg = medianSeconds(repetitions: repetitions) {
             svgBytes = SVGRenderer.render(document, background: .none).utf8.count
         }
         report.add("SVG of a \(count)-emoji document", "\(format(svg * 1000)) ms (\(svgBytes / 1024) KiB)")

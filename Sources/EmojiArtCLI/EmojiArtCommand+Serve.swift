@@ -44,12 +44,23 @@ extension EmojiArtCommand {
                 """)
         var durability: String = ProcessInfo.processInfo.environment["EMOJIART_DURABILITY"] ?? "full"
 
+        @Option(
+            help: """
+                A folder of PNG, JPEG, GIF or WebP pictures for Find or Lose ($EMOJIART_GAME_IMAGES). \
+                Without it the game plays with the palettes' emojis, or with Unsplash when \
+                $EMOJIART_UNSPLASH_KEY is set.
+                """)
+        var gameImages: String?
+
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
             guard SQLiteDocumentStore.Durability(rawValue: durability) != nil else {
                 throw ValidationError("--durability must be full or normal.")
             }
             if memory, data != nil { throw ValidationError("Use --data or --memory, not both.") }
+            if gameImages != nil, ProcessInfo.processInfo.environment["EMOJIART_UNSPLASH_KEY"]?.isEmpty == false {
+                throw ValidationError("Use --game-images or $EMOJIART_UNSPLASH_KEY for the game's pictures, not both.")
+            }
         }
 
         func run() async throws {
@@ -63,6 +74,7 @@ extension EmojiArtCommand {
                 configuration.fetchPolicy = AddressPolicy(allowing: fetchAllow)
                 configuration.fetchPolicy.allowsPublicAddresses = allowsPublic
             }
+            if let gameImages { configuration.gamePictures = .folder(gameImages) }
             var logger = Logger(label: "emojiart")
             logger.logLevel = .info
             let storeDescription = configuration.databasePath ?? "memory (nothing is saved)"

@@ -1,4 +1,6 @@
 import EmojiArtFetch
+import EmojiArtGame
+import EmojiArtJokes
 import EmojiArtLive
 import EmojiArtStore
 import Foundation
@@ -23,12 +25,15 @@ public func buildApplication(
     }
     let library = DocumentLibrary(store: store, images: images, settings: configuration.library, logger: logger)
     let palettes = PaletteLibrary(store: store)
-    let router = buildRouter(library: library, palettes: palettes, logger: logger)
+    let jokes = JokeClient(endpoint: configuration.jokesEndpoint)
+    let game = GameChannel(
+        source: try configuration.makeGameSource(store: store, fetcher: fetcher, palettes: palettes), logger: logger)
+    let router = buildRouter(library: library, palettes: palettes, jokes: jokes, logger: logger)
     let host = configuration.host
     return Application(
         router: router,
         server: .http1WebSocketUpgrade(
-            webSocketRouter: buildLiveRouter(library: library, palettes: palettes, logger: logger),
+            webSocketRouter: buildLiveRouter(library: library, palettes: palettes, game: game, logger: logger),
             configuration: .init(ws: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes))),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
         services: [
@@ -46,7 +51,8 @@ public func buildApplication(
 
 /// The routes, for the application and for router-level tests.
 public func buildRouter(
-    library: DocumentLibrary, palettes: PaletteLibrary, logger: Logger = Logger(label: "emojiart")
+    library: DocumentLibrary, palettes: PaletteLibrary, jokes: JokeClient = JokeClient(),
+    logger: Logger = Logger(label: "emojiart")
 ) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     // Outermost first: security headers go on every response, error responses included.
@@ -60,20 +66,21 @@ public func buildRouter(
     DocumentsController(library: library).addRoutes(to: router.group("/api/documents"))
     PalettesController(palettes: palettes).addRoutes(to: router.group("/api/palettes"))
     ImagesController(store: library.store, cache: ImageCache()).addRoutes(to: router.group("/api/images"))
+    JokesController(jokes: jokes).addRoutes(to: router.group("/api/jokes"))
     WebEditor().addRoutes(to: router)
     return router
 }
 
-/// The WebSocket routes: `/api/documents/{id}/live` (``LiveChannel``) and `/api/palettes/live`
-/// (``PaletteChannel``).
+/// The WebSocket routes: `/api/documents/{id}/live` (``LiveChannel``), `/api/palettes/live`
+/// (``PaletteChannel``) and `/api/game/live` (``GameChannel``).
 func buildLiveRouter(
-    library: DocumentLibrary, palettes: PaletteLibrary, logger: Logger
+    library: DocumentLibrary, palettes: PaletteLibrary, game: GameChannel, logger: Logger
 ) -> Router<BasicWebSocketRequestContext> {
     let router = Router(context: BasicWebSocketRequestContext.self)
     router.middlewares.add(SecurityHeadersMiddleware())
     let channel = LiveChannel(library: library, logger: logger)
     router.ws("/api/documents/{id}/live") { request, context in
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { return .dontUpgrade }
+        guard context.parameters.get("id").flatMap(UUID.init(uuidString:)) != nil else { return .dontUpgrade }
         let version = request.uri.queryParameters.get("version")
         guard version == nil || Int(version!) != nil else { return .dontUpgrade }
         return .upgrade([:])
@@ -88,6 +95,11 @@ func buildLiveRouter(
         .upgrade([:])
     } onUpgrade: { inbound, outbound, _ in
         await paletteChannel.run(inbound: inbound, outbound: outbound)
+    }
+    router.ws("/api/game/live") { _, _ in
+        .upgrade([:])
+    } onUpgrade: { inbound, outbound, _ in
+        await game.run(inbound: inbound, outbound: outbound)
     }
     return router
 }

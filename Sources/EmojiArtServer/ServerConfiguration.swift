@@ -1,4 +1,6 @@
 import EmojiArtFetch
+import EmojiArtGame
+import EmojiArtJokes
 import EmojiArtLive
 import EmojiArtStore
 import Foundation
@@ -24,6 +26,33 @@ public struct ServerConfiguration: Sendable {
     }()
     /// Fetch limits: 5 redirects, 5 s to connect, 20 s in all, 20 MB.
     public var fetchLimits = ImageFetcher.Limits()
+    /// The Jokes app's source: a JSON API answering `{"value": "<joke>"}` (`$EMOJIART_JOKES_URL`).
+    public var jokesEndpoint: URL = {
+        ProcessInfo.processInfo.environment["EMOJIART_JOKES_URL"].flatMap { URL(string: $0) }
+            ?? JokeClient.defaultEndpoint
+    }()
+
+    /// Where Find or Lose's pictures come from: an Unsplash-compatible API when a key is set
+    /// (`$EMOJIART_UNSPLASH_KEY`, `$EMOJIART_UNSPLASH_URL`), a folder (`--game-images`,
+    /// `$EMOJIART_GAME_IMAGES`), else the palettes' emojis, which need nothing.
+    public var gamePictures: GamePictures = .fromEnvironment(ProcessInfo.processInfo.environment)
+
+    public enum GamePictures: Sendable {
+        case emoji
+        case folder(String)
+        case unsplash(UnsplashImageSource.Configuration)
+
+        public static func fromEnvironment(_ environment: [String: String]) -> GamePictures {
+            if let key = environment["EMOJIART_UNSPLASH_KEY"], !key.isEmpty {
+                let base =
+                    environment["EMOJIART_UNSPLASH_URL"].flatMap { URL(string: $0) }
+                    ?? UnsplashImageSource.Configuration.defaultBaseURL
+                return .unsplash(.init(baseURL: base, accessKey: key))
+            }
+            if let folder = environment["EMOJIART_GAME_IMAGES"], !folder.isEmpty { return .folder(folder) }
+            return .emoji
+        }
+    }
 
     public init() {}
 
@@ -44,10 +73,41 @@ public struct ServerConfiguration: Sendable {
         dataDirectory.map { URL(fileURLWithPath: $0).appendingPathComponent("emojiart.sqlite").path }
     }
 
+    /// The game's picture source; a folder that cannot be used stops the server from starting.
+    func makeGameSource(
+        store: any DocumentStore, fetcher: ImageFetcher, palettes: PaletteLibrary
+    ) throws -> any GameImageSource {
+        switch gamePictures {
+        case .emoji:
+            return EmojiTileSource {
+                (try? await palettes.palettes())?.flatMap { $0.emojis.map(String.init) } ?? []
+            }
+        case .folder(let path):
+            do {
+                return try FolderImageSource(
+                    directory: URL(fileURLWithPath: path), images: GameImageStore(store: store))
+            } catch {
+                throw ConfigurationError("--game-images: \(error.description)")
+            }
+        case .unsplash(let configuration):
+            return UnsplashImageSource(
+                configuration: configuration, fetcher: fetcher, images: GameImageStore(store: store))
+        }
+    }
+
     /// Opens the configured store, creating the data folder if needed.
     func makeStore() throws -> any DocumentStore {
         guard let dataDirectory, let databasePath else { return InMemoryDocumentStore() }
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         return try SQLiteDocumentStore(path: databasePath, durability: durability)
+    }
+}
+
+/// A setting the server cannot start with, said as the operator should read it.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }

@@ -18,14 +18,19 @@ struct WebEditor {
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         // One page serves every document; the script reads the id from the path.
-        router.get("/documents/:id") { _, _ in
-            let page = try Data(contentsOf: URL(fileURLWithPath: WebEditor.publicDirectory + "/editor.html"))
-            var headers = HTTPFields()
-            headers[.contentType] = "text/html; charset=utf-8"
-            headers[.cacheControl] = "no-cache"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: page)))
-        }
+        router.get("/documents/:id") { _, _ in try page("editor.html") }
+        router.get("/jokes") { _, _ in try page("jokes.html") }
+        router.get("/play") { _, _ in try page("play.html") }
     }
+}
+
+/// An HTML page from the public folder, never cached without asking.
+private func page(_ name: String) throws -> Response {
+    let page = try Data(contentsOf: URL(fileURLWithPath: WebEditor.publicDirectory + "/" + name))
+    var headers = HTTPFields()
+    headers[.contentType] = "text/html; charset=utf-8"
+    headers[.cacheControl] = "no-cache"
+    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: page)))
 }
 
 /// Headers that keep the pages from running anything but our own scripts.

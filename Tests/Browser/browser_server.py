@@ -79,7 +79,7 @@ class Api:
 
 
 @contextlib.contextmanager
-def running_server(data: str | None = None):
+def running_server(data: str | None = None, env: dict | None = None):
     """Starts `$EMOJIART_BIN serve` on a free port with a fresh data folder (or `data`); yields its base URL."""
     binary = os.environ.get("EMOJIART_BIN", DEFAULT_BIN)
     if not Path(binary).exists():
@@ -92,7 +92,7 @@ def running_server(data: str | None = None):
     # fetch policy refuses unless allowed.
     env = {**os.environ, "EMOJIART_FETCH_ALLOW": os.environ.get("EMOJIART_FETCH_ALLOW", "127.0.0.1/32"),
            # Only the tests' own loopback stubs: nothing else is resolved or contacted.
-           "EMOJIART_FETCH_PUBLIC": "0"}
+           "EMOJIART_FETCH_PUBLIC": "0", **(env or {})}
     process = subprocess.Popen(
         [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data],
         stdout=log,

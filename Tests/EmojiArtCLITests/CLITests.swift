@@ -7,7 +7,9 @@ import Testing
 struct CLITests {
     @Test func helpListsEveryCommand() {
         let help = EmojiArtCommand.helpMessage()
-        for command in ["new", "info", "convert", "validate", "add-emoji", "set-background", "render", "palettes"] {
+        for command in [
+            "new", "info", "convert", "validate", "add-emoji", "set-background", "render", "palettes", "joke",
+        ] {
             #expect(help.contains("  \(command) "), "\(command) missing from:\n\(help)")
         }
         #expect(help.contains("cs193p-2021"))

@@ -167,7 +167,7 @@ private func addJSON(_ text: String) -> String {
 }
 
 /// Runs `body` against a real server on a free loopback port, with an in-memory store.
-private func withLiveServer(_ body: @escaping @Sendable (APIClient, Int) async throws -> Void) async throws {
+func withLiveServer(_ body: @escaping @Sendable (APIClient, Int) async throws -> Void) async throws {
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.dataDirectory = nil

@@ -117,3 +117,6 @@ export const pictureURL = (id, format, scale = 1) =>
 
 /** The document browser's small picture of a document (`version` makes each change a new URL). */
 export const thumbnailURL = (id, version) => doc(id) + "/thumbnail?v=" + encodeURIComponent(version);
+
+/** A joke fetched by the server: `{value}`; failures carry the service's problem in `message`. */
+export const randomJoke = () => request("GET", "/api/jokes/random");
