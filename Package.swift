@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The pure core: model, edits, undo, file formats, palettes. Foundation at most.
@@ -55,12 +56,15 @@ let package = Package(
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .target(name: "CEmojiRender", dependencies: ["CPangoCairo"]),
         .target(name: "EmojiArtRender", dependencies: ["EmojiArtKit", "EmojiArtImaging", "CEmojiRender"]),
-        // Persistence: the DocumentStore protocol, an in-memory store for tests, SQLite through GRDB.
+        // Persistence: the DocumentStore protocol, an in-memory store for tests, SQLite through GRDB,
+        // PostgreSQL through postgres-nio.
         .target(
             name: "EmojiArtStore",
             dependencies: [
                 "EmojiArtKit", "EmojiArtImaging", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Fetching from the network: the address policy that keeps fetches off private networks.
@@ -124,7 +128,10 @@ let package = Package(
         .testTarget(name: "EmojiArtImagingTests", dependencies: ["EmojiArtImaging"]),
         .testTarget(
             name: "EmojiArtStoreTests",
-            dependencies: ["EmojiArtStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "EmojiArtStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive", "EmojiArtTestSupport"]),
         .testTarget(

@@ -25,3 +25,39 @@ ensure_debian_packages() {
         as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
     fi
 }
+
+# A throwaway PostgreSQL cluster on loopback for the tests: Debian's postgresql package if
+# missing, then initdb + pg_ctl with its own port and socket folder under /tmp. Exports
+# EMOJIART_TEST_POSTGRES (a postgres:// URL); stop_test_postgres removes it all again.
+start_test_postgres() {
+    ensure_debian_packages postgresql
+    local bin
+    bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    TEST_POSTGRES_DIR=$(mktemp -d /tmp/emojiart-postgres.XXXXXX)
+    chmod 755 "$TEST_POSTGRES_DIR"
+    TEST_POSTGRES_AS=()
+    # initdb refuses to run as root: the cluster then belongs to Debian's postgres user.
+    if [ "$(id -u)" -eq 0 ]; then
+        chown postgres "$TEST_POSTGRES_DIR"
+        TEST_POSTGRES_AS=(runuser -u postgres --)
+    fi
+    TEST_POSTGRES_CTL="$bin/pg_ctl"
+    local port
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    "${TEST_POSTGRES_AS[@]}" "$bin/initdb" -D "$TEST_POSTGRES_DIR/data" -U emojiart -A trust -E UTF8 --no-sync \
+        >"$TEST_POSTGRES_DIR/initdb.log"
+    # fsync off: a test cluster trades crash safety for speed (the data is thrown away).
+    "${TEST_POSTGRES_AS[@]}" "$TEST_POSTGRES_CTL" -D "$TEST_POSTGRES_DIR/data" -l "$TEST_POSTGRES_DIR/server.log" -w \
+        -o "-p $port -k $TEST_POSTGRES_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
+        start >/dev/null
+    "${TEST_POSTGRES_AS[@]}" "$bin/createdb" -h 127.0.0.1 -p "$port" -U emojiart emojiart
+    export EMOJIART_TEST_POSTGRES="postgres://emojiart@127.0.0.1:$port/emojiart?sslmode=disable"
+    echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') for the tests at $EMOJIART_TEST_POSTGRES"
+}
+
+stop_test_postgres() {
+    if [ -n "${TEST_POSTGRES_DIR:-}" ] && [ -d "$TEST_POSTGRES_DIR" ]; then
+        "${TEST_POSTGRES_AS[@]}" "$TEST_POSTGRES_CTL" -D "$TEST_POSTGRES_DIR/data" -m immediate stop >/dev/null 2>&1 || true
+        rm -rf "$TEST_POSTGRES_DIR"
+    fi
+}

@@ -32,6 +32,14 @@ extension EmojiArtCommand {
 
         @Option(
             help: """
+                A PostgreSQL database instead of the SQLite file, e.g. \
+                postgres://emojiart:secret@db.internal:5432/emojiart ($EMOJIART_DATABASE_URL). \
+                Several servers can share one (docs/DEPLOY.md).
+                """)
+        var database: String?
+
+        @Option(
+            help: """
                 Hosts or address ranges background images may also be fetched from, besides public \
                 addresses, e.g. 127.0.0.1/32,images.internal ($EMOJIART_FETCH_ALLOW).
                 """)
@@ -58,6 +66,9 @@ extension EmojiArtCommand {
                 throw ValidationError("--durability must be full or normal.")
             }
             if memory, data != nil { throw ValidationError("Use --data or --memory, not both.") }
+            if database != nil, memory || data != nil {
+                throw ValidationError("Use --database on its own: documents are then kept in PostgreSQL.")
+            }
             if gameImages != nil, ProcessInfo.processInfo.environment["EMOJIART_UNSPLASH_KEY"]?.isEmpty == false {
                 throw ValidationError("Use --game-images or $EMOJIART_UNSPLASH_KEY for the game's pictures, not both.")
             }
@@ -75,10 +86,12 @@ extension EmojiArtCommand {
                 configuration.fetchPolicy.allowsPublicAddresses = allowsPublic
             }
             if let gameImages { configuration.gamePictures = .folder(gameImages) }
+            if let database { configuration.databaseURL = database }
             var logger = Logger(label: "emojiart")
             logger.logLevel = .info
-            let storeDescription = configuration.databasePath ?? "memory (nothing is saved)"
-            let app = try buildApplication(configuration, logger: logger) { url in
+            let storeDescription = configuration.storeDescription
+            let store = try await configuration.openStore(logger: logger)
+            let app = try buildApplication(configuration, store: store, logger: logger) { url in
                 say("EmojiArt is running at \(url)")
                 say("Documents are stored in \(storeDescription). Press Ctrl-C to stop.")
             }

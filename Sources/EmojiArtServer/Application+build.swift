@@ -12,12 +12,15 @@ import Logging
 /// the web editor's files and the background maintenance. `emojiart serve` and the tests both
 /// call this.
 ///
-/// - Parameter onRunning: called with the URL once the server accepts connections.
+/// - Parameters:
+///   - store: the store, if already open (``ServerConfiguration/openStore(logger:)``); else the
+///     configured SQLite or in-memory store is opened.
+///   - onRunning: called with the URL once the server accepts connections.
 public func buildApplication(
-    _ configuration: ServerConfiguration, logger: Logger = Logger(label: "emojiart"),
+    _ configuration: ServerConfiguration, store: (any DocumentStore)? = nil, logger: Logger = Logger(label: "emojiart"),
     onRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
-    let store = try configuration.makeStore()
+    let store = try store ?? configuration.makeStore()
     let fetcher = ImageFetcher(policy: configuration.fetchPolicy, limits: configuration.fetchLimits)
     let images = BackgroundImages(store: store) { url in
         let fetched = try await fetcher.fetch(url)

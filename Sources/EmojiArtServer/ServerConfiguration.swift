@@ -4,6 +4,7 @@ import EmojiArtJokes
 import EmojiArtLive
 import EmojiArtStore
 import Foundation
+import Logging
 
 /// How `emojiart serve` runs: where it listens and where it keeps documents.
 public struct ServerConfiguration: Sendable {
@@ -12,6 +13,11 @@ public struct ServerConfiguration: Sendable {
     /// The folder holding `emojiart.sqlite`; nil keeps everything in memory (lost on exit).
     public var dataDirectory: String? = ServerConfiguration.defaultDataDirectory
     public var durability: SQLiteDocumentStore.Durability = .full
+    /// A PostgreSQL database (`postgres://user:password@host:port/database`) instead of the
+    /// SQLite file: several servers can then share it (`--database`, `$EMOJIART_DATABASE_URL`).
+    public var databaseURL: String? = ProcessInfo.processInfo.environment["EMOJIART_DATABASE_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
     /// How often idle documents are compacted and unloaded.
     public var maintenanceInterval: Duration = .seconds(1)
     public var library = DocumentLibrary.Settings()
@@ -95,8 +101,28 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
-    /// Opens the configured store, creating the data folder if needed.
+    /// Opens the configured store: PostgreSQL (connected and migrated) if ``databaseURL`` is
+    /// set, else as ``makeStore()``.
+    public func openStore(logger: Logger) async throws -> any DocumentStore {
+        guard let databaseURL else { return try makeStore() }
+        return try await PostgresDocumentStore.open(
+            try PostgresDocumentStore.Connection(url: databaseURL), logger: logger)
+    }
+
+    /// Where documents are kept, for the startup message (never with a password).
+    public var storeDescription: String {
+        if let databaseURL {
+            return (try? PostgresDocumentStore.Connection(url: databaseURL).description) ?? "PostgreSQL"
+        }
+        return databasePath ?? "memory (nothing is saved)"
+    }
+
+    /// Opens the SQLite or in-memory store, creating the data folder if needed.
     func makeStore() throws -> any DocumentStore {
+        if databaseURL != nil {
+            throw ConfigurationError(
+                "PostgreSQL is opened asynchronously: pass openStore()'s store to buildApplication")
+        }
         guard let dataDirectory, let databasePath else { return InMemoryDocumentStore() }
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         return try SQLiteDocumentStore(path: databasePath, durability: durability)

@@ -5,7 +5,8 @@ import Foundation
 /// (the native `.emojiart` bytes at some version) plus the log of changes after it; opening
 /// replays the log onto the snapshot, and compaction folds the log into a new snapshot.
 ///
-/// Implementations: ``InMemoryDocumentStore`` for tests, ``SQLiteDocumentStore`` (the default).
+/// Implementations: ``InMemoryDocumentStore`` for tests, ``SQLiteDocumentStore`` (the default),
+/// ``PostgresDocumentStore`` (several servers on one database).
 /// Every method either completes whole or throws and changes nothing.
 public protocol DocumentStore: Sendable {
     /// A short name for health checks and logs, e.g. "sqlite".
@@ -117,6 +118,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case notFound(UUID)
     /// The stored bytes could not be read back (a damaged or hand-edited database).
     case corrupt(String)
+    /// The database cannot be reached or used (a PostgreSQL server that is down, a bad address).
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -124,6 +127,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "document \(id) is no longer at version \(expected); another writer changed it. Reload it."
         case .notFound(let id): "there is no document \(id)."
         case .corrupt(let detail): "the store holds data that can't be read: \(detail)"
+        case .unavailable(let detail): detail
         }
     }
 }

@@ -123,38 +123,40 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
-        let rows = try await database.read { db -> (Row, [Row])? in
+        // Rows are read into plain values inside the read, so the read is the asynchronous one
+        // (off the cooperative threads): `Row` itself is not `Sendable`.
+        let rows = try await database.read { db -> ((Data, Int, Double, Double), [(Int, Data, Double)])? in
             guard
                 let document = try Row.fetchOne(
                     db, sql: "SELECT snapshot, snapshotVersion, createdAt, updatedAt FROM document WHERE id = ?",
                     arguments: [id.uuidString])
             else { return nil }
+            let snapshotVersion: Int = document["snapshotVersion"]
             let log = try Row.fetchAll(
                 db,
                 sql: "SELECT version, edits, date FROM editLog WHERE documentId = ? AND version > ? ORDER BY version",
-                arguments: [id.uuidString, document["snapshotVersion"] as Int])
-            return (document, log)
+                arguments: [id.uuidString, snapshotVersion]
+            ).map { row -> (Int, Data, Double) in (row["version"], row["edits"], row["date"]) }
+            return ((document["snapshot"], snapshotVersion, document["createdAt"], document["updatedAt"]), log)
         }
-        guard let (row, logRows) = rows else { return nil }
+        guard let ((bytes, snapshotVersion, created, updated), logRows) = rows else { return nil }
         let decoded: DecodedDocument
         do {
-            decoded = try EmojiArtFile.read(Array(row["snapshot"] as Data))
+            decoded = try EmojiArtFile.read(Array(bytes))
         } catch {
             throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
         }
-        let log = try logRows.map { row in
+        let log = try logRows.map { version, edits, date in
             do {
                 return LogEntry(
-                    version: row["version"], edits: try Edit.decodeList(Array(row["edits"] as Data)),
-                    date: Date(timeIntervalSince1970: row["date"]))
+                    version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date))
             } catch {
-                throw StoreError.corrupt("document \(id)'s log entry \(row["version"] as Int): \(error)")
+                throw StoreError.corrupt("document \(id)'s log entry \(version): \(error)")
             }
         }
         let snapshot = StoredDocument(
-            id: id, document: decoded.document, version: row["snapshotVersion"],
-            createdAt: Date(timeIntervalSince1970: row["createdAt"]),
-            updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
+            id: id, document: decoded.document, version: snapshotVersion,
+            createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated))
         return (snapshot, log)
     }
 
@@ -226,11 +228,13 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     public func loadPalettes() async throws -> [Palette]? {
         let rows = try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, emojis FROM palette ORDER BY position")
+            try Row.fetchAll(db, sql: "SELECT id, name, emojis FROM palette ORDER BY position").map {
+                row -> (String, String, String) in (row["id"], row["name"], row["emojis"])
+            }
         }
         guard !rows.isEmpty else { return nil }
-        return try rows.map {
-            Palette(id: try SQLiteDocumentStore.uuid($0["id"]), name: $0["name"], emojis: $0["emojis"])
+        return try rows.map { id, name, emojis in
+            Palette(id: try SQLiteDocumentStore.uuid(id), name: name, emojis: emojis)
         }
     }
 
@@ -257,11 +261,12 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     public func loadImage(id: String) async throws -> StoredImage? {
-        let row = try await database.read { db in
+        try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT mimeType, width, height, bytes FROM image WHERE id = ?", arguments: [id])
-        }
-        return row.map {
-            StoredImage(id: id, mimeType: $0["mimeType"], width: $0["width"], height: $0["height"], data: $0["bytes"])
+                .map {
+                    StoredImage(
+                        id: id, mimeType: $0["mimeType"], width: $0["width"], height: $0["height"], data: $0["bytes"])
+                }
         }
     }
 

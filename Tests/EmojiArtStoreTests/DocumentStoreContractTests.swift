@@ -8,12 +8,17 @@ import Testing
 @Suite("Document stores keep the contract")
 struct DocumentStoreContractTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case memory, sqliteInMemory, sqliteFile
+        case memory, sqliteInMemory, sqliteFile, postgres
 
         var testDescription: String { rawValue }
 
-        func makeStore() throws -> any DocumentStore {
+        /// Every kind; PostgreSQL when a server for the tests is given ($EMOJIART_TEST_POSTGRES,
+        /// which scripts/test sets after starting a throwaway cluster).
+        static var available: [Kind] { TestPostgres.url == nil ? [.memory, .sqliteInMemory, .sqliteFile] : allCases }
+
+        func makeStore() async throws -> any DocumentStore {
             switch self {
+            case .postgres: return try await TestPostgres.freshStore()
             case .memory: return InMemoryDocumentStore()
             case .sqliteInMemory: return try SQLiteDocumentStore(database: try DatabaseQueue())
             case .sqliteFile:
@@ -37,9 +42,9 @@ struct DocumentStoreContractTests {
 
     /// Many documents appending at once (the SQLite store writes them in shared transactions):
     /// every append lands, and a conflicting one fails alone.
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.available)
     func concurrentAppendsToManyDocumentsEachLandOrFailAlone(kind: Kind) async throws {
-        let store = try kind.makeStore()
+        let store = try await kind.makeStore()
         var records: [StoredDocument] = []
         for index in 0..<12 {
             let stored = try record(title: "Doc \(index)")
@@ -76,9 +81,9 @@ struct DocumentStoreContractTests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.available)
     func createLoadAndList(kind: Kind) async throws {
-        let store = try kind.makeStore()
+        let store = try await kind.makeStore()
         let first = try record(title: "First", at: Date(timeIntervalSince1970: 1_000))
         let second = try record(title: "Second 🎉", at: Date(timeIntervalSince1970: 2_000))
         try await store.createDocument(first)
@@ -90,9 +95,9 @@ struct DocumentStoreContractTests {
         #expect(try await store.loadDocument(id: UUID()) == nil)
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.available)
     func appendedEntriesReplayInOrder(kind: Kind) async throws {
-        let store = try kind.makeStore()
+        let store = try await kind.makeStore()
         let stored = try record()
         try await store.createDocument(stored)
         let date = Date(timeIntervalSince1970: 5_000)
@@ -120,9 +125,9 @@ struct DocumentStoreContractTests {
         #expect(try await store.listDocuments().first?.emojiCount == 1)
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.available)
     func aStaleAppendIsAConflictAndChangesNothing(kind: Kind) async throws {
-        let store = try kind.makeStore()
+        let store = try await kind.makeStore()
         let stored = try record()
         try await store.createDocument(stored)
         let entry = LogEntry(version: 1, edits: [.retitle("A")], date: Date())
@@ -141,9 +146,9 @@ struct DocumentStoreContractTests {
         #expect(notFound == .notFound(missing))
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.available)
     func snapshotsFoldTheLog(kind: Kind) async throws {
-        let store = try kind.makeStore()
+        let store = try await kind.makeStore()
         let stored = try record()
         try await store.createDocument(stored)
         for version in 1...5 {
@@ -168,9 +173,9 @@ struct DocumentStoreContractTests {
         #expect(try await store.loadDocument(id: stored.id)?.snapshot.version == 5)
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.available)
     func deletingRemovesTheDocumentAndItsLog(kind: Kind) async throws {
-        let store = try kind.makeStore()
+        let store = try await kind.makeStore()
         let stored = try record()
         try await store.createDocument(stored)
         try await store.append(
@@ -182,9 +187,9 @@ struct DocumentStoreContractTests {
         #expect(try await store.listDocuments().isEmpty)
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.available)
     func palettesAreNilUntilSavedThenKeepTheirOrder(kind: Kind) async throws {
-        let store = try kind.makeStore()
+        let store = try await kind.makeStore()
         #expect(try await store.loadPalettes() == nil)
         var palettes = Palette.builtIns
         palettes.swapAt(0, 8)
@@ -194,9 +199,9 @@ struct DocumentStoreContractTests {
         #expect(try await store.loadPalettes() == [palettes[3]])
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: Kind.available)
     func imagesAreStoredOncePerContent(kind: Kind) async throws {
-        let store = try kind.makeStore()
+        let store = try await kind.makeStore()
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/images")
         let image = try StoredImage(data: try Data(contentsOf: fixtures.appendingPathComponent("red-7x5-lossy.webp")))

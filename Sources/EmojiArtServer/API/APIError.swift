@@ -61,6 +61,11 @@ struct APIError: Error, Equatable {
             case .notFound: self = .notFound(error.description.sentenceCased)
             case .corrupt:
                 self.init(status: .internalServerError, code: "internal", message: error.description.sentenceCased)
+            case .unavailable:
+                self.init(
+                    status: .serviceUnavailable, code: "unavailable",
+                    message: "The database can't be reached; try again."
+                )
             }
         case let error as DecodingError:
             self = .badRequest("The request body is not what this endpoint expects: \(error.readableDescription)")

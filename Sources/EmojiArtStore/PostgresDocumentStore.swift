@@ -1,0 +1,440 @@
+import EmojiArtKit
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The store for deployments that outgrow one machine: PostgreSQL through postgres-nio, so
+/// several servers can share one database that is already run and backed up.
+///
+/// The tables mirror ``SQLiteDocumentStore``'s (`document`, `edit_log`, `palette`, `image`,
+/// `image_source`); dates are seconds since 1970 as `double precision`, so both stores give
+/// back exactly what they were given. The schema is versioned in `emojiart_migrations` and
+/// brought up to date under an advisory lock when a server starts, so instances starting
+/// together migrate once.
+public final class PostgresDocumentStore: DocumentStore {
+    /// Where the database is, from a `postgres://user:password@host:port/database` URL.
+    public struct Connection: Sendable, CustomStringConvertible {
+        public var host: String
+        public var port: Int
+        public var username: String
+        public var password: String?
+        public var database: String
+        /// `?sslmode=disable|prefer|require` (default: prefer).
+        public var sslMode: String
+
+        public init(url: String) throws {
+            guard let components = URLComponents(string: url),
+                ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? ""),
+                let host = components.host, !host.isEmpty
+            else {
+                throw StoreError.unavailable(
+                    "\"\(url.prefix(200))\" is not a postgres://user:password@host:port/database address")
+            }
+            self.host = host
+            port = components.port ?? 5432
+            username = components.user.flatMap { $0.removingPercentEncoding } ?? "postgres"
+            password = components.password.flatMap { $0.removingPercentEncoding }
+            let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+            database = path.isEmpty ? username : path
+            sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+            guard ["disable", "prefer", "require"].contains(sslMode) else {
+                throw StoreError.unavailable("sslmode must be disable, prefer or require, not \(sslMode)")
+            }
+        }
+
+        /// The address without the password, for logs.
+        public var description: String { "postgres://\(username)@\(host):\(port)/\(database)" }
+
+        /// For the pool of connections queries use.
+        var clientConfiguration: PostgresClient.Configuration {
+            let tls: PostgresClient.Configuration.TLS =
+                switch sslMode {
+                case "disable": .disable
+                case "require": .require(.makeClientConfiguration())
+                default: .prefer(.makeClientConfiguration())
+                }
+            var configuration = PostgresClient.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: tls)
+            configuration.options.maximumConnections = 16
+            configuration.options.connectTimeout = .seconds(5)
+            return configuration
+        }
+
+        /// For a single connection of its own (migrations, listening for changes).
+        var connectionConfiguration: PostgresConnection.Configuration {
+            let tls: PostgresConnection.Configuration.TLS =
+                switch sslMode {
+                case "disable": .disable
+                case "require": .require(try! .init(configuration: .makeClientConfiguration()))
+                default: .prefer(try! .init(configuration: .makeClientConfiguration()))
+                }
+            var configuration = PostgresConnection.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: tls)
+            configuration.options.connectTimeout = .seconds(5)
+            return configuration
+        }
+
+        /// One connection of its own; the caller closes it.
+        func connect(logger: Logger) async throws -> PostgresConnection {
+            try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
+        }
+    }
+
+    public let connection: Connection
+    let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
+
+    public var kind: String { "postgres" }
+
+    /// Connects, brings the schema up to date, and starts the pool of connections. Fails at
+    /// once, saying why, if the database cannot be reached or used.
+    public static func open(
+        _ connection: Connection, logger: Logger = Logger(label: "emojiart.postgres")
+    ) async throws -> PostgresDocumentStore {
+        do {
+            let session = try await connection.connect(logger: logger)
+            do {
+                try await migrate(on: session, logger: logger)
+            } catch {
+                try? await session.close()
+                throw error
+            }
+            try? await session.close()
+        } catch {
+            throw StoreError.unavailable("PostgreSQL at \(connection) can't be used: \(Self.describe(error))")
+        }
+        return PostgresDocumentStore(connection: connection, logger: logger)
+    }
+
+    private init(connection: Connection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+        // The pool retries failed connections by itself; each retry is not news.
+        var backgroundLogger = logger
+        backgroundLogger.logLevel = max(logger.logLevel, .warning)
+        let client = PostgresClient(configuration: connection.clientConfiguration, backgroundLogger: backgroundLogger)
+        self.client = client
+        running = Task { await client.run() }
+    }
+
+    deinit {
+        running.cancel()
+    }
+
+    /// Closes the connections; the store cannot be used afterwards.
+    public func close() {
+        running.cancel()
+    }
+
+    /// The schema's history. Shipped migrations never change; new ones are appended.
+    static let migrations: [(version: Int, name: String, statements: [String])] = [
+        (
+            1, "documents, edit log, palettes, content-addressed images",
+            [
+                """
+                CREATE TABLE document (
+                    id uuid PRIMARY KEY,
+                    title text NOT NULL,
+                    emoji_count integer NOT NULL,
+                    version bigint NOT NULL,
+                    snapshot bytea NOT NULL,
+                    snapshot_version bigint NOT NULL,
+                    created_at double precision NOT NULL,
+                    updated_at double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX document_by_update ON document (updated_at DESC)",
+                """
+                CREATE TABLE edit_log (
+                    document_id uuid NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                    version bigint NOT NULL,
+                    edits bytea NOT NULL,
+                    date double precision NOT NULL,
+                    PRIMARY KEY (document_id, version)
+                )
+                """,
+                """
+                CREATE TABLE palette (
+                    id uuid PRIMARY KEY,
+                    position integer NOT NULL,
+                    name text NOT NULL,
+                    emojis text NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE image (
+                    id text PRIMARY KEY,
+                    mime_type text NOT NULL,
+                    width integer NOT NULL,
+                    height integer NOT NULL,
+                    bytes bytea NOT NULL,
+                    created_at double precision NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE image_source (
+                    url text PRIMARY KEY,
+                    image_id text NOT NULL REFERENCES image(id) ON DELETE CASCADE
+                )
+                """,
+            ]
+        )
+    ]
+
+    /// Applies the migrations not yet applied, in one transaction under an advisory lock.
+    static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7152023)", logger: logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS emojiart_migrations (
+                    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """, logger: logger)
+            var applied: Set<Int> = []
+            for try await version in try await connection.query(
+                "SELECT version FROM emojiart_migrations", logger: logger
+            ).decode(Int.self) {
+                applied.insert(version)
+            }
+            for migration in migrations where !applied.contains(migration.version) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO emojiart_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
+                    logger: logger)
+            }
+        }
+    }
+
+    /// The applied migrations' versions (for tests).
+    public func appliedMigrations() async throws -> [Int] {
+        var versions: [Int] = []
+        for try await version in try await client.query(
+            "SELECT version FROM emojiart_migrations ORDER BY version", logger: logger
+        ).decode(Int.self) {
+            versions.append(version)
+        }
+        return versions
+    }
+
+    public func listDocuments() async throws -> [DocumentSummary] {
+        var summaries: [DocumentSummary] = []
+        let rows = try await client.query(
+            "SELECT id, title, emoji_count, version, created_at, updated_at FROM document ORDER BY updated_at DESC",
+            logger: logger)
+        for try await (id, title, emojiCount, version, created, updated) in rows.decode(
+            (UUID, String, Int, Int, Double, Double).self)
+        {
+            summaries.append(
+                DocumentSummary(
+                    id: id, title: title, emojiCount: emojiCount, version: version,
+                    createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated)))
+        }
+        return summaries
+    }
+
+    public func createDocument(_ record: StoredDocument) async throws {
+        let snapshot = Data(EmojiArtFile.write(record.document, as: .native).bytes)
+        try await client.query(
+            """
+            INSERT INTO document (id, title, emoji_count, version, snapshot, snapshot_version, created_at, updated_at)
+            VALUES (\(record.id), \(record.document.title), \(record.document.emojis.count), \(record.version),
+                    \(snapshot), \(record.version), \(record.createdAt.timeIntervalSince1970),
+                    \(record.updatedAt.timeIntervalSince1970))
+            """, logger: logger)
+    }
+
+    public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
+        // One transaction, so the snapshot and the log are read at the same moment even while
+        // another instance compacts.
+        let rows = try await transaction { connection -> ((Data, Int, Double, Double), [(Int, Data, Double)])? in
+            var document: (Data, Int, Double, Double)?
+            for try await row in try await connection.query(
+                "SELECT snapshot, snapshot_version, created_at, updated_at FROM document WHERE id = \(id)",
+                logger: self.logger
+            ).decode((Data, Int, Double, Double).self) {
+                document = row
+            }
+            guard let document else { return nil }
+            var log: [(Int, Data, Double)] = []
+            for try await row in try await connection.query(
+                """
+                SELECT version, edits, date FROM edit_log WHERE document_id = \(id) AND version > \(document.1)
+                ORDER BY version
+                """, logger: self.logger
+            ).decode((Int, Data, Double).self) {
+                log.append(row)
+            }
+            return (document, log)
+        }
+        guard let ((bytes, snapshotVersion, created, updated), logRows) = rows else { return nil }
+        let decoded: DecodedDocument
+        do {
+            decoded = try EmojiArtFile.read(Array(bytes))
+        } catch {
+            throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
+        }
+        let log = try logRows.map { version, edits, date in
+            do {
+                return LogEntry(
+                    version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date))
+            } catch {
+                throw StoreError.corrupt("document \(id)'s log entry \(version): \(error)")
+            }
+        }
+        let snapshot = StoredDocument(
+            id: id, document: decoded.document, version: snapshotVersion,
+            createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated))
+        return (snapshot, log)
+    }
+
+    public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
+        guard let first = entries.first?.version else { return }
+        let encoded = entries.map { ($0.version, Data(Edit.encodeList($0.edits)), $0.date.timeIntervalSince1970) }
+        try await transaction { connection in
+            // The version check and the update are one statement inside the transaction: the
+            // row lock it takes makes a second instance appending the same version wait, then
+            // find the version moved and fail. A document can never fork.
+            var updated = 0
+            for try await _ in try await connection.query(
+                """
+                UPDATE document SET title = \(summary.title), emoji_count = \(summary.emojiCount),
+                    version = \(summary.version), updated_at = \(summary.updatedAt.timeIntervalSince1970)
+                WHERE id = \(id) AND version = \(first - 1) RETURNING 1
+                """, logger: self.logger
+            ) {
+                updated += 1
+            }
+            guard updated == 1 else {
+                var exists = false
+                for try await _ in try await connection.query(
+                    "SELECT 1 FROM document WHERE id = \(id)", logger: self.logger)
+                {
+                    exists = true
+                }
+                throw exists ? StoreError.versionConflict(id: id, expected: first - 1) : StoreError.notFound(id)
+            }
+            for (version, edits, date) in encoded {
+                try await connection.query(
+                    "INSERT INTO edit_log (document_id, version, edits, date) VALUES (\(id), \(version), \(edits), \(date))",
+                    logger: self.logger)
+            }
+        }
+    }
+
+    public func saveSnapshot(_ snapshot: StoredDocument) async throws {
+        let bytes = Data(EmojiArtFile.write(snapshot.document, as: .native).bytes)
+        try await transaction { connection in
+            var updated = 0
+            for try await _ in try await connection.query(
+                """
+                UPDATE document SET snapshot = \(bytes), snapshot_version = \(snapshot.version)
+                WHERE id = \(snapshot.id) AND snapshot_version < \(snapshot.version) AND version >= \(snapshot.version)
+                RETURNING 1
+                """, logger: self.logger
+            ) {
+                updated += 1
+            }
+            guard updated == 1 else { return }
+            try await connection.query(
+                "DELETE FROM edit_log WHERE document_id = \(snapshot.id) AND version <= \(snapshot.version)",
+                logger: self.logger)
+        }
+    }
+
+    public func deleteDocument(id: UUID) async throws -> Bool {
+        var deleted = false
+        for try await _ in try await client.query("DELETE FROM document WHERE id = \(id) RETURNING 1", logger: logger) {
+            deleted = true
+        }
+        return deleted
+    }
+
+    public func loadPalettes() async throws -> [Palette]? {
+        var palettes: [Palette] = []
+        for try await (id, name, emojis) in try await client.query(
+            "SELECT id, name, emojis FROM palette ORDER BY position", logger: logger
+        ).decode((UUID, String, String).self) {
+            palettes.append(Palette(id: id, name: name, emojis: emojis))
+        }
+        return palettes.isEmpty ? nil : palettes
+    }
+
+    public func savePalettes(_ palettes: [Palette]) async throws {
+        try await transaction { connection in
+            try await connection.query("DELETE FROM palette", logger: self.logger)
+            for (position, palette) in palettes.enumerated() {
+                try await connection.query(
+                    """
+                    INSERT INTO palette (id, position, name, emojis)
+                    VALUES (\(palette.id), \(position), \(palette.name), \(palette.emojis))
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    public func saveImage(_ image: StoredImage) async throws {
+        try await client.query(
+            """
+            INSERT INTO image (id, mime_type, width, height, bytes, created_at)
+            VALUES (\(image.id), \(image.mimeType), \(image.width), \(image.height), \(image.data),
+                    \(Date().timeIntervalSince1970))
+            ON CONFLICT (id) DO NOTHING
+            """, logger: logger)
+    }
+
+    public func loadImage(id: String) async throws -> StoredImage? {
+        for try await (mimeType, width, height, bytes) in try await client.query(
+            "SELECT mime_type, width, height, bytes FROM image WHERE id = \(id)", logger: logger
+        ).decode((String, Int, Int, Data).self) {
+            return StoredImage(id: id, mimeType: mimeType, width: width, height: height, data: bytes)
+        }
+        return nil
+    }
+
+    public func saveImageSource(_ url: String, imageID: String) async throws {
+        try await client.query(
+            """
+            INSERT INTO image_source (url, image_id) VALUES (\(url), \(imageID))
+            ON CONFLICT (url) DO UPDATE SET image_id = EXCLUDED.image_id
+            """, logger: logger)
+    }
+
+    public func imageID(forSource url: String) async throws -> String? {
+        for try await imageID in try await client.query(
+            "SELECT image_id FROM image_source WHERE url = \(url)", logger: logger
+        ).decode(String.self) {
+            return imageID
+        }
+        return nil
+    }
+
+    /// Runs `body` in a transaction; the error it throws comes out as itself, not wrapped.
+    private func transaction<Result: Sendable>(
+        _ body: @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(connection)
+            }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        }
+    }
+
+    /// A PostgreSQL error as a person reads it: the server's message when there is one.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PostgresTransactionError {
+            return describe(error.closureError ?? error.commitError ?? error.beginError ?? error)
+        }
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return String(describing: underlying) }
+            return "\(error.code)"
+        }
+        return String(describing: error)
+    }
+}

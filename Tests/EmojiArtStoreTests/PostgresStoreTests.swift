@@ -1,0 +1,89 @@
+import EmojiArtKit
+import EmojiArtStore
+import Foundation
+import Testing
+
+/// What only the PostgreSQL store does: versioned migrations shared by instances, two
+/// instances on one database, clear errors when the database can't be used.
+@Suite("The PostgreSQL store", .enabled(if: TestPostgres.url != nil, "needs $EMOJIART_TEST_POSTGRES (scripts/test)"))
+struct PostgresStoreTests {
+    @Test func instancesStartingTogetherMigrateOnce() async throws {
+        let database = try await TestPostgres.freshDatabase()
+        let stores = try await withThrowingTaskGroup(of: PostgresDocumentStore.self) { group in
+            for _ in 0..<4 { group.addTask { try await PostgresDocumentStore.open(database) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for store in stores {
+            #expect(try await store.appliedMigrations() == [1])
+            store.close()
+        }
+        // Opening again applies nothing new.
+        let again = try await PostgresDocumentStore.open(database)
+        #expect(try await again.appliedMigrations() == [1])
+        again.close()
+    }
+
+    @Test func twoInstancesAppendingTheSameVersionNeverForkADocument() async throws {
+        let database = try await TestPostgres.freshDatabase()
+        let (a, b) = (try await PostgresDocumentStore.open(database), try await PostgresDocumentStore.open(database))
+        defer {
+            a.close()
+            b.close()
+        }
+        let date = Date(timeIntervalSince1970: 1_000)
+        let record = StoredDocument(
+            id: UUID(), document: try EmojiArtDocument(title: "Shared"), version: 0, createdAt: date, updatedAt: date)
+        try await a.createDocument(record)
+        // Both instances race for every version; exactly one wins each.
+        for version in 1...30 {
+            let results = await withTaskGroup(of: Bool.self) { group in
+                for (store, text) in [(a, "🦊"), (b, "🐶")] {
+                    group.addTask {
+                        let entry = LogEntry(
+                            version: version, edits: [.addEmoji(text: text, position: Point(x: 0, y: 0), size: 40)],
+                            date: date)
+                        let summary = DocumentSummary(
+                            id: record.id, title: "Shared", emojiCount: version, version: version, createdAt: date,
+                            updatedAt: date)
+                        do {
+                            try await store.append([entry], to: record.id, summary: summary)
+                            return true
+                        } catch StoreError.versionConflict {
+                            return false
+                        } catch {
+                            Issue.record("unexpected \(error)")
+                            return false
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.filter { $0 }.count == 1, "version \(version): \(results)")
+        }
+        let loaded = try #require(try await b.loadDocument(id: record.id))
+        #expect(loaded.log.map(\.version) == Array(1...30))
+        #expect(try await a.listDocuments().first?.version == 30)
+    }
+
+    @Test func aDatabaseThatCantBeUsedIsSaidPlainly() async throws {
+        var closed = try PostgresDocumentStore.Connection(url: "postgres://emojiart@127.0.0.1:1/none?sslmode=disable")
+        closed.port = 1
+        await #expect {
+            _ = try await PostgresDocumentStore.open(closed)
+        } throws: { error in
+            "\(error)".contains("can't be used") && "\(error)".contains("refused")
+        }
+        var missing = try PostgresDocumentStore.Connection(url: try #require(TestPostgres.url))
+        missing.database = "no_such_database"
+        await #expect {
+            _ = try await PostgresDocumentStore.open(missing)
+        } throws: { error in
+            "\(error)".contains("\"no_such_database\" does not exist")
+        }
+        #expect(throws: StoreError.self) { try PostgresDocumentStore.Connection(url: "mysql://localhost/x") }
+        #expect(throws: StoreError.self) { try PostgresDocumentStore.Connection(url: "postgres://h/db?sslmode=maybe") }
+        let parsed = try PostgresDocumentStore.Connection(url: "postgresql://ann:s%40cret@db.internal:6543/art")
+        #expect(parsed.username == "ann" && parsed.password == "s@cret" && parsed.port == 6543)
+        #expect(parsed.description == "postgres://ann@db.internal:6543/art")  // no password in logs
+    }
+}
