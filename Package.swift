@@ -122,15 +122,18 @@ let package = Package(
         ),
         // The allocator's byte count, for the benchmark's memory figures.
         .target(name: "CAllocationStats"),
-        // Shared by the tests: random edits for randomized and fuzz tests.
-        .target(name: "EmojiArtTestSupport", dependencies: ["EmojiArtKit"]),
+        // Shared by the tests: random edits for randomized and fuzz tests, PostgreSQL test databases.
+        .target(
+            name: "EmojiArtTestSupport",
+            dependencies: [
+                "EmojiArtKit", "EmojiArtStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         .testTarget(name: "EmojiArtKitTests", dependencies: ["EmojiArtKit", "EmojiArtTestSupport"]),
         .testTarget(name: "EmojiArtImagingTests", dependencies: ["EmojiArtImaging"]),
         .testTarget(
             name: "EmojiArtStoreTests",
             dependencies: [
-                "EmojiArtStore", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "EmojiArtStore", "EmojiArtTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive", "EmojiArtTestSupport"]),
@@ -146,7 +149,7 @@ let package = Package(
             name: "EmojiArtServerTests",
             dependencies: [
                 "EmojiArtServer", "EmojiArtLive", "EmojiArtStore", "EmojiArtTestSupport", "EmojiArtImaging",
-                "EmojiArtKit",
+                "EmojiArtKit", "EmojiArtJokes",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -50,19 +50,24 @@ public actor DocumentLibrary {
         try await store.listDocuments()
     }
 
-    /// Runs `body` on the open document, opening it if needed and retrying once on a fresh copy
-    /// if the one it got was unloaded or failed meanwhile. Nil if there is no such document.
+    /// Runs `body` on the open document, opening it if needed and retrying on a fresh copy if
+    /// the one it got was unloaded meanwhile — or fell behind another server sharing the store —
+    /// up to ``attempts`` times, waiting a little longer (and a random part) each time so
+    /// servers racing for one document take turns. Nil if there is no such document.
     public func withDocument<T: Sendable>(
         _ id: UUID, _ body: @Sendable (LiveDocument) async throws -> T
     ) async throws -> T? {
-        for attempt in 0..<2 {
+        for attempt in 0..<Self.attempts {
             guard let document = try await document(id) else { return nil }
             do {
                 return try await body(document)
             } catch let error as LiveDocumentError {
                 switch error {
-                case .unloaded where attempt == 0:
+                case .unloaded where attempt < Self.attempts - 1:
                     forget(id, document)
+                    if attempt > 0 {
+                        try await Task.sleep(for: .milliseconds(Int.random(in: 1...10) * attempt))
+                    }
                 case .storeFailed:
                     forget(id, document)
                     throw error
@@ -74,6 +79,27 @@ public actor DocumentLibrary {
             }
         }
         return nil
+    }
+
+    /// How often ``withDocument(_:_:)`` tries.
+    static let attempts = 8
+
+    /// Hears a change another server (or this one) committed to a shared store: open copies
+    /// catch up, deleted documents close.
+    public func storeChanged(_ change: StoreChange) async {
+        switch change {
+        case .appended(let id, let version):
+            await open[id]?.catchUp(to: version)
+        case .deleted(let id):
+            guard let document = open.removeValue(forKey: id) else { return }
+            deleted[id] = now()
+            lastUsed[id] = nil
+            await document.close(reason: .deleted)
+        case .resync:
+            for document in open.values { await document.catchUp() }
+        case .palettes:
+            break
+        }
     }
 
     /// The open document with this id, loading it from the store if needed.

@@ -23,6 +23,9 @@ public actor LiveDocument {
     private let now: @Sendable () -> Date
 
     private var session: EditingSession
+    /// The session at ``committed``'s version: where pending operations are redone from when
+    /// another server's changes came first.
+    private var committedSession: EditingSession
     private(set) var version: Int
     /// The newest version stored as a snapshot; the log holds everything after it.
     private(set) var snapshotVersion: Int
@@ -33,17 +36,33 @@ public actor LiveDocument {
     /// are not shown, so nobody sees a change that might yet fail.
     private var committed: LiveDocumentState
 
+    /// A change asked for: what to redo if another server's changes come first.
+    private struct Operation {
+        var step: LogStep
+        /// The request's edits (for ``LogStep/perform(gesture:)``).
+        var edits: [Edit]
+        /// The version the client last saw.
+        var baseVersion: Int
+        var requestID: String?
+    }
+
+    /// What a caller waiting for its commit hears.
+    private enum CommitOutcome {
+        case durable(LiveDocumentState)
+        /// Write the next batch (the caller's own operation is its first).
+        case writeNextBatch
+    }
+
     private struct PendingCommit {
+        var operation: Operation
         var entry: LogEntry
         /// The document's state once this entry is durable.
         var state: LiveDocumentState
         /// What the entry changed, for live windows.
         var patch: DocumentPatch
-        /// The live window request that made it, if any.
-        var requestID: String?
-        /// Resumed with `false` when the entry is durable, `true` when its caller must write the
-        /// next batch; nil for the caller already writing.
-        var waiter: CheckedContinuation<Bool, any Error>?
+        /// Resumed when the entry is durable, or when its caller must write the next batch; nil
+        /// for the caller already writing.
+        var waiter: CheckedContinuation<CommitOutcome, any Error>?
     }
 
     private var pending: [PendingCommit] = []
@@ -55,6 +74,8 @@ public actor LiveDocument {
     /// connection is acknowledged rather than applied twice.
     private var recentRequestIDs: Set<String> = []
     private var isCommitting = false
+    /// Another server's change was heard while this copy was committing: catch up after.
+    private var catchUpWanted = false
     /// Set when a commit failed or the document was unloaded: the in-memory state can no longer
     /// be trusted, so every later call fails and the library opens a fresh copy from the store.
     private var closedReason: LiveDocumentError?
@@ -68,6 +89,7 @@ public actor LiveDocument {
         self.images = images
         self.now = now
         self.session = EditingSession(document: stored.document, undoLimit: undoLimit)
+        self.committedSession = session
         self.version = stored.version
         self.snapshotVersion = stored.version
         self.createdAt = stored.createdAt
@@ -154,21 +176,19 @@ public actor LiveDocument {
     ) async throws -> LiveDocumentState {
         try checkOpen()
         if let requestID, recentRequestIDs.contains(requestID) { return try state() }
+        if baseVersion > version {
+            // The client saw a newer version, through another server sharing the store.
+            await catchUp(to: baseVersion)
+            try checkOpen()
+            if let requestID, recentRequestIDs.contains(requestID) { return try state() }
+        }
         guard baseVersion <= version else {
             throw LiveDocumentError.conflict(
                 currentVersion: version, reason: "the document is at version \(version), older than \(baseVersion).")
         }
         guard !edits.isEmpty else { return workingState }
-        let firstNewID = session.document.nextEmojiID
-        do {
-            try session.perform(edits, gesture: gesture)
-        } catch let error as EmojiArtError
-            where baseVersion < version && (error.code == .unknownEmoji || error.code == .outOfRange)
-        {
-            // Its emojis were deleted or moved by a change the client hadn't seen.
-            throw LiveDocumentError.conflict(currentVersion: version, reason: error.description)
-        }
-        return try await commit(edits, firstNewID: firstNewID, requestID: requestID)
+        return try await submit(
+            Operation(step: .perform(gesture: gesture), edits: edits, baseVersion: baseVersion, requestID: requestID))
     }
 
     /// Undoes the last step of the shared history; unchanged state if there is nothing to undo.
@@ -176,9 +196,7 @@ public actor LiveDocument {
     public func undo(requestID: String? = nil) async throws -> LiveDocumentState {
         try checkOpen()
         if let requestID, recentRequestIDs.contains(requestID) { return try state() }
-        let firstNewID = session.document.nextEmojiID
-        guard let applied = try session.undo() else { return workingState }
-        return try await commit(applied, firstNewID: firstNewID, requestID: requestID)
+        return try await submit(Operation(step: .undo, edits: [], baseVersion: version, requestID: requestID))
     }
 
     /// Redoes the last undone step; unchanged state if there is nothing to redo.
@@ -186,31 +204,59 @@ public actor LiveDocument {
     public func redo(requestID: String? = nil) async throws -> LiveDocumentState {
         try checkOpen()
         if let requestID, recentRequestIDs.contains(requestID) { return try state() }
-        let firstNewID = session.document.nextEmojiID
-        guard let applied = try session.redo() else { return workingState }
-        return try await commit(applied, firstNewID: firstNewID, requestID: requestID)
+        return try await submit(Operation(step: .redo, edits: [], baseVersion: version, requestID: requestID))
     }
 
-    /// Records applied edits as the next version and waits until they are durable.
-    private func commit(_ applied: [Edit], firstNewID: Int, requestID: String?) async throws -> LiveDocumentState {
-        version += 1
-        updatedAt = now()
-        let result = workingState
-        let entry = LogEntry(version: version, edits: applied, date: updatedAt)
-        let patch = DocumentPatch(edits: applied, firstNewID: firstNewID, after: session.document)
+    /// Applies an operation to the working state as the next version and waits until it is
+    /// durable; the state it returns is the one its commit made (which, if another server's
+    /// changes came first, is the operation redone on top of them).
+    private func submit(_ operation: Operation) async throws -> LiveDocumentState {
+        guard var staged = try stage(operation) else { return withBackgroundState(workingState) }
         if isCommitting {
-            let mustWriteNextBatch = try await withCheckedThrowingContinuation { waiter in
-                pending.append(
-                    PendingCommit(entry: entry, state: result, patch: patch, requestID: requestID, waiter: waiter))
+            let outcome = try await withCheckedThrowingContinuation { waiter in
+                staged.waiter = waiter
+                pending.append(staged)
             }
-            guard mustWriteNextBatch else { return withBackgroundState(result) }
+            if case .durable(let state) = outcome { return withBackgroundState(state) }
         } else {
-            pending.append(
-                PendingCommit(entry: entry, state: result, patch: patch, requestID: requestID, waiter: nil))
+            pending.append(staged)
             isCommitting = true
         }
-        try await writePendingBatch()
-        return withBackgroundState(result)
+        return withBackgroundState(try await writePendingBatch())
+    }
+
+    /// Applies an operation to ``session`` as the next version. Nil if it changes nothing (an
+    /// undo with nothing to undo).
+    private func stage(_ operation: Operation) throws -> PendingCommit? {
+        let firstNewID = session.document.nextEmojiID
+        let applied: [Edit]
+        do {
+            switch operation.step {
+            case .perform(let gesture):
+                try session.perform(operation.edits, gesture: gesture)
+                applied = operation.edits
+            case .undo:
+                guard let edits = try session.undo() else { return nil }
+                applied = edits
+            case .redo:
+                guard let edits = try session.redo() else { return nil }
+                applied = edits
+            case .unrecorded:
+                return nil
+            }
+        } catch let error as EmojiArtError
+            where operation.baseVersion < version && (error.code == .unknownEmoji || error.code == .outOfRange)
+        {
+            // Its emojis were deleted or moved by a change the client hadn't seen.
+            throw LiveDocumentError.conflict(currentVersion: version, reason: error.description)
+        }
+        version += 1
+        updatedAt = now()
+        let entry = LogEntry(
+            version: version, edits: applied, date: updatedAt, step: operation.step, requestID: operation.requestID)
+        return PendingCommit(
+            operation: operation, entry: entry, state: workingState,
+            patch: DocumentPatch(edits: applied, firstNewID: firstNewID, after: session.document), waiter: nil)
     }
 
     /// A state with the background state as it is now (after the commit that produced it).
@@ -221,48 +267,228 @@ public actor LiveDocument {
     }
 
     /// Writes every pending entry in one transaction, then hands the next batch (if any) to the
-    /// first caller waiting in it, so no caller waits for more than two batches.
-    private func writePendingBatch() async throws {
-        let batch = pending
-        pending = []
-        let last = batch.last?.state ?? workingState
-        let summary = DocumentSummary(
-            id: id, title: last.document.title, emojiCount: last.document.emojis.count, version: last.version,
-            createdAt: createdAt, updatedAt: last.updatedAt)
-        do {
-            // A document closed meanwhile (deleted) takes no more writes.
-            if let closedReason { throw closedReason }
-            try await store.append(batch.map(\.entry), to: id, summary: summary)
-        } catch {
-            let failure: LiveDocumentError =
-                switch error {
-                case let error as LiveDocumentError: error
-                case StoreError.notFound: .deleted
-                default: .storeFailed(String(describing: error))
-                }
-            closedReason = closedReason ?? failure
-            endSubscriptions(with: failure == .deleted ? .deleted : .closed)
-            isCommitting = false
-            for commit in batch + pending { commit.waiter?.resume(throwing: failure) }
+    /// first caller waiting in it, so no caller waits for more than two batches. Returns the
+    /// durable state of the writer's own operation (the pending one without a waiter).
+    ///
+    /// If another server sharing the store wrote first, its entries are applied and every
+    /// pending operation is redone on top of them, in order, and written again; an operation
+    /// that no longer applies fails alone with a conflict.
+    private func writePendingBatch() async throws -> LiveDocumentState {
+        while true {
+            let batch = pending
             pending = []
-            throw failure
+            let last = batch.last?.state ?? workingState
+            let summary = DocumentSummary(
+                id: id, title: last.document.title, emojiCount: last.document.emojis.count, version: last.version,
+                createdAt: createdAt, updatedAt: last.updatedAt)
+            do {
+                // A document closed meanwhile (deleted) takes no more writes.
+                if let closedReason { throw closedReason }
+                try await store.append(batch.map(\.entry), to: id, summary: summary)
+            } catch StoreError.versionConflict where closedReason == nil {
+                pending = batch + pending
+                switch try await rebaseOnStore() {
+                case .stillPending:
+                    continue
+                case .done(let state):
+                    handOverOrFinish()
+                    return state
+                case .failed(let error):
+                    handOverOrFinish()
+                    throw error
+                }
+            } catch {
+                let failure: LiveDocumentError =
+                    switch error {
+                    case let error as LiveDocumentError: error
+                    case StoreError.notFound: .deleted
+                    default: .storeFailed(String(describing: error))
+                    }
+                fail(batch + pending, with: failure)
+                throw failure
+            }
+            committed = last
+            if pending.isEmpty {
+                committedSession = session
+            } else {
+                for commit in batch { try? committedSession.mirror(commit.entry) }
+            }
+            for commit in batch {
+                publish(
+                    LiveChange(
+                        version: commit.entry.version, patch: commit.patch,
+                        undoActionName: commit.state.undoActionName, redoActionName: commit.state.redoActionName,
+                        updatedAt: commit.state.updatedAt, requestID: commit.entry.requestID))
+            }
+            refreshBackground()
+            var own = last
+            for commit in batch {
+                if let waiter = commit.waiter {
+                    waiter.resume(returning: .durable(commit.state))
+                } else {
+                    own = commit.state
+                }
+            }
+            handOverOrFinish()
+            return own
         }
-        committed = last
-        for commit in batch {
-            publish(
-                LiveChange(
-                    version: commit.entry.version, patch: commit.patch, undoActionName: commit.state.undoActionName,
-                    redoActionName: commit.state.redoActionName, updatedAt: commit.state.updatedAt,
-                    requestID: commit.requestID))
-        }
-        refreshBackground()
-        for commit in batch { commit.waiter?.resume(returning: false) }
+    }
+
+    /// Gives the next batch to the first caller waiting in it, or ends the commit.
+    private func handOverOrFinish() {
         if let next = pending.first?.waiter {
             pending[0].waiter = nil
-            next.resume(returning: true)
+            next.resume(returning: .writeNextBatch)
         } else {
             isCommitting = false
+            if catchUpWanted {
+                catchUpWanted = false
+                Task { await self.catchUp() }
+            }
         }
+    }
+
+    /// Closes this copy after a failed write: every pending caller hears `failure`.
+    private func fail(_ commits: [PendingCommit], with failure: LiveDocumentError) {
+        closedReason = closedReason ?? failure
+        endSubscriptions(with: failure == .deleted ? .deleted : .closed)
+        isCommitting = false
+        pending = []
+        for commit in commits { commit.waiter?.resume(throwing: failure) }
+    }
+
+    /// After a version conflict: reads what other servers wrote since the committed version,
+    /// applies it, and redoes every pending operation on top. Returns the writer's own
+    /// operation's error if it no longer applies (the others' callers hear theirs directly).
+    private func rebaseOnStore() async throws -> WriterAfterRebase {
+        let theirs: [LogEntry]?
+        do {
+            theirs = try await store.logEntries(of: id, after: committed.version)
+        } catch {
+            let failure = LiveDocumentError.storeFailed(String(describing: error))
+            fail(pending, with: failure)
+            throw failure
+        }
+        // From here to the end nothing suspends: operations arriving meanwhile are in `pending`.
+        guard let theirs, closedReason == nil else {
+            // Folded into a newer snapshot: callers retry on a fresh copy.
+            fail(pending, with: .unloaded)
+            throw LiveDocumentError.unloaded
+        }
+        let operations = pending
+        pending = []
+        session = committedSession
+        version = committed.version
+        updatedAt = committed.updatedAt
+        for entry in theirs {
+            guard entry.version == version + 1, (try? replay(entry)) != nil else {
+                fail(operations, with: .unloaded)
+                throw LiveDocumentError.unloaded
+            }
+        }
+        var writer = WriterAfterRebase.stillPending
+        for operation in operations {
+            let outcome: Result<PendingCommit?, LiveDocumentError>
+            if let requestID = operation.operation.requestID, recentRequestIDs.contains(requestID) {
+                outcome = .success(nil)  // the same request, resent to the other server, is in
+            } else {
+                do {
+                    outcome = .success(try stage(operation.operation))
+                } catch let error as LiveDocumentError {
+                    outcome = .failure(error)
+                } catch {
+                    outcome = .failure(
+                        .conflict(currentVersion: version, reason: "another server's change came first: \(error)"))
+                }
+            }
+            switch outcome {
+            case .success(var staged?):
+                staged.waiter = operation.waiter
+                pending.append(staged)
+            case .success(nil):
+                // Nothing left to do: already in, or an undo with nothing left to undo.
+                if let waiter = operation.waiter {
+                    waiter.resume(returning: .durable(committed))
+                } else {
+                    writer = .done(committed)
+                }
+            case .failure(let error):
+                if let waiter = operation.waiter {
+                    waiter.resume(throwing: error)
+                } else {
+                    writer = .failed(error)
+                }
+            }
+        }
+        return writer
+    }
+
+    /// What became of the writer's own operation in a rebase.
+    private enum WriterAfterRebase {
+        case stillPending
+        case done(LiveDocumentState)
+        case failed(LiveDocumentError)
+    }
+
+    // MARK: Changes made by other servers
+
+    /// Applies what other servers sharing the store appended after this copy's version, and
+    /// sends it to this copy's windows. Each entry is replayed as what it was — an edit, an
+    /// undo, a redo — so the undo history stays the same on every server; where this copy's
+    /// history cannot account for an entry, the edits are applied and the history emptied.
+    /// While a commit of this copy's is under way, this waits for it (a commit that finds it
+    /// was behind catches up itself). If the entries are gone (folded into a newer snapshot),
+    /// the copy is closed instead and its windows reconnect to a fresh one.
+    public func catchUp(to notifiedVersion: Int? = nil) async {
+        guard closedReason == nil else { return }
+        if let notifiedVersion, notifiedVersion <= version { return }
+        guard !isCommitting, pending.isEmpty else {
+            catchUpWanted = true
+            return
+        }
+        var entries: [LogEntry]?
+        while true {
+            let base = version
+            do {
+                entries = try await store.logEntries(of: id, after: base)
+            } catch {
+                return  // the store is unreachable; the next notification or resync tries again
+            }
+            guard closedReason == nil else { return }
+            if version == base, !isCommitting, pending.isEmpty { break }
+            // This copy changed while the store was read: read again once its commit is done.
+            if isCommitting || !pending.isEmpty {
+                catchUpWanted = true
+                return
+            }
+        }
+        guard let entries else {
+            close(reason: .unloaded)
+            return
+        }
+        for entry in entries {
+            guard entry.version == version + 1, (try? replay(entry)) != nil else {
+                close(reason: .unloaded)
+                return
+            }
+        }
+        if !entries.isEmpty { refreshBackground() }
+    }
+
+    /// Applies another server's entry to the committed state (``session`` must be at it).
+    private func replay(_ entry: LogEntry) throws {
+        let firstNewID = session.document.nextEmojiID
+        try session.mirror(entry)
+        committedSession = session
+        version = entry.version
+        updatedAt = max(updatedAt, entry.date)
+        committed = workingState
+        publish(
+            LiveChange(
+                version: entry.version,
+                patch: DocumentPatch(edits: entry.edits, firstNewID: firstNewID, after: session.document),
+                undoActionName: committed.undoActionName, redoActionName: committed.redoActionName,
+                updatedAt: entry.date, requestID: entry.requestID))
     }
 
     /// A closed copy turns every caller away: with `.deleted` if its document is gone, else with
@@ -461,4 +687,25 @@ public struct LiveSubscription: Sendable {
     public var events: AsyncStream<LiveEvent>
     /// For the connection's own replies (``LiveEvent/reply(_:)``).
     public var continuation: AsyncStream<LiveEvent>.Continuation
+}
+
+extension EditingSession {
+    /// Applies a log entry as what it was — an edit, an undo, a redo — so this history stays
+    /// the one the entry's server had; where it cannot (this history never saw the step undone),
+    /// the edits are applied and the history emptied.
+    mutating func mirror(_ entry: LogEntry) throws {
+        var trial = self
+        let mirrored: Bool
+        switch entry.step {
+        case .perform(let gesture): mirrored = (try? trial.perform(entry.edits, gesture: gesture)) != nil
+        case .undo: mirrored = (try? trial.undo()) == entry.edits
+        case .redo: mirrored = (try? trial.redo()) == entry.edits
+        case .unrecorded: mirrored = false
+        }
+        if mirrored {
+            self = trial
+        } else {
+            try applyOutsideHistory(entry.edits)
+        }
+    }
 }

@@ -7,6 +7,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import ServiceLifecycle
 
 /// Builds the EmojiArt server: the store, the document and palette libraries, the API routes,
 /// the web editor's files and the background maintenance. `emojiart serve` and the tests both
@@ -32,6 +33,13 @@ public func buildApplication(
     let game = GameChannel(
         source: try configuration.makeGameSource(store: store, fetcher: fetcher, palettes: palettes), logger: logger)
     let router = buildRouter(library: library, palettes: palettes, jokes: jokes, logger: logger)
+    var services: [any Service] = [
+        MaintenanceService(
+            library: library, palettes: palettes, interval: configuration.maintenanceInterval, logger: logger)
+    ]
+    if let shared = store as? any SharedDocumentStore {
+        services.append(StoreChangeService(store: shared, library: library, palettes: palettes))
+    }
     let host = configuration.host
     return Application(
         router: router,
@@ -39,10 +47,7 @@ public func buildApplication(
             webSocketRouter: buildLiveRouter(library: library, palettes: palettes, game: game, logger: logger),
             configuration: .init(ws: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes))),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
-        services: [
-            MaintenanceService(
-                library: library, palettes: palettes, interval: configuration.maintenanceInterval, logger: logger)
-        ],
+        services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let shownHost = host.contains(":") ? "[\(host)]" : host
@@ -54,7 +59,7 @@ public func buildApplication(
 
 /// The routes, for the application and for router-level tests.
 public func buildRouter(
-    library: DocumentLibrary, palettes: PaletteLibrary, jokes: JokeClient = JokeClient(),
+    library: DocumentLibrary, palettes: PaletteLibrary, jokes: JokeClient,
     logger: Logger = Logger(label: "emojiart")
 ) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)

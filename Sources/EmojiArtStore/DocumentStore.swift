@@ -27,6 +27,11 @@ public protocol DocumentStore: Sendable {
     ///   more than the stored version (so two writers can never fork a document).
     func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws
 
+    /// The log entries after `version`, in order: what another server appended since. Nil if
+    /// they are no longer all in the log (a newer snapshot folded some in) or the document is
+    /// gone; the caller then loads the document afresh.
+    func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]?
+
     /// Replaces the snapshot with one at `snapshot.version` and drops the log entries it covers.
     /// Ignored if the stored snapshot is already at that version or newer.
     func saveSnapshot(_ snapshot: StoredDocument) async throws
@@ -51,6 +56,48 @@ public protocol DocumentStore: Sendable {
 
     /// The image a URL gave before, or nil.
     func imageID(forSource url: String) async throws -> String?
+}
+
+/// A store several servers share, telling each about the changes the others commit.
+public protocol SharedDocumentStore: DocumentStore {
+    /// Every change committed to the store by any server (this one's too), until the stream is
+    /// dropped.
+    func changes() -> AsyncStream<StoreChange>
+}
+
+/// A change committed to a shared store.
+public enum StoreChange: Sendable, Equatable {
+    /// A document's log grew to `version`.
+    case appended(UUID, version: Int)
+    case deleted(UUID)
+    case palettes
+    /// Changes may have been missed (the feed was reconnected): check everything.
+    case resync
+
+    /// As announced between servers: `a <id> <version>`, `d <id>`, `p`.
+    public var payload: String {
+        switch self {
+        case .appended(let id, let version): "a \(id.uuidString) \(version)"
+        case .deleted(let id): "d \(id.uuidString)"
+        case .palettes: "p"
+        case .resync: "r"
+        }
+    }
+
+    public init?(payload: String) {
+        let parts = payload.split(separator: " ")
+        switch (parts.first, parts.count) {
+        case ("a", 3):
+            guard let id = UUID(uuidString: String(parts[1])), let version = Int(parts[2]) else { return nil }
+            self = .appended(id, version: version)
+        case ("d", 2):
+            guard let id = UUID(uuidString: String(parts[1])) else { return nil }
+            self = .deleted(id)
+        case ("p", 1): self = .palettes
+        case ("r", 1): self = .resync
+        default: return nil
+        }
+    }
 }
 
 /// A document snapshot with its identity and metadata.
@@ -102,11 +149,52 @@ public struct LogEntry: Sendable, Equatable, Codable {
     public var version: Int
     public var edits: [Edit]
     public var date: Date
+    /// What made it, so another server replaying the log keeps the same undo history.
+    public var step: LogStep
+    /// The live window request that made it, so a request resent to another server (or after a
+    /// restart) is recognised rather than applied twice.
+    public var requestID: String?
 
-    public init(version: Int, edits: [Edit], date: Date) {
+    public init(version: Int, edits: [Edit], date: Date, step: LogStep = .unrecorded, requestID: String? = nil) {
         self.version = version
         self.edits = edits
         self.date = date
+        self.step = step
+        self.requestID = requestID
+    }
+}
+
+/// What made a log entry.
+public enum LogStep: Sendable, Equatable, Codable {
+    /// An edit request: its edits are the request's, one undo step (merged into the previous
+    /// one when both carry the same gesture key).
+    case perform(gesture: String?)
+    /// An undo; its edits are what the undo applied.
+    case undo
+    /// A redo; its edits are what the redo applied.
+    case redo
+    /// Not recorded (entries from before steps were kept): replayed as plain edits.
+    case unrecorded
+
+    /// As the SQL stores keep it: `perform`, `perform:<gesture>`, `undo`, `redo`, or NULL.
+    public var storedForm: String? {
+        switch self {
+        case .perform(nil): "perform"
+        case .perform(let gesture?): "perform:" + gesture
+        case .undo: "undo"
+        case .redo: "redo"
+        case .unrecorded: nil
+        }
+    }
+
+    public init(storedForm: String?) {
+        switch storedForm {
+        case "perform": self = .perform(gesture: nil)
+        case "undo": self = .undo
+        case "redo": self = .redo
+        case let form? where form.hasPrefix("perform:"): self = .perform(gesture: String(form.dropFirst(8)))
+        default: self = .unrecorded
+        }
     }
 }
 
@@ -133,6 +221,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
 }
 
 extension DocumentStore {
+    /// Through ``loadDocument(id:)``, for stores with nothing quicker.
+    public func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {
+        guard let (snapshot, log) = try await loadDocument(id: id), snapshot.version <= version else { return nil }
+        return log.filter { $0.version > version }
+    }
+
     /// Opens a document: the snapshot with its log replayed, at the latest version.
     public func loadCurrent(id: UUID) async throws -> StoredDocument? {
         guard let (snapshot, log) = try await loadDocument(id: id) else { return nil }

@@ -11,7 +11,7 @@ import PostgresNIO
 /// back exactly what they were given. The schema is versioned in `emojiart_migrations` and
 /// brought up to date under an advisory lock when a server starts, so instances starting
 /// together migrate once.
-public final class PostgresDocumentStore: DocumentStore {
+public final class PostgresDocumentStore: SharedDocumentStore {
     /// Where the database is, from a `postgres://user:password@host:port/database` URL.
     public struct Connection: Sendable, CustomStringConvertible {
         public var host: String
@@ -179,8 +179,18 @@ public final class PostgresDocumentStore: DocumentStore {
                 )
                 """,
             ]
-        )
+        ),
+        (
+            2, "log steps and request ids",
+            [
+                "ALTER TABLE edit_log ADD COLUMN step text",
+                "ALTER TABLE edit_log ADD COLUMN request_id text",
+            ]
+        ),
     ]
+
+    /// Every migration's version, in order.
+    public static var migrationVersions: [Int] { migrations.map(\.version) }
 
     /// Applies the migrations not yet applied, in one transaction under an advisory lock.
     static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
@@ -250,7 +260,7 @@ public final class PostgresDocumentStore: DocumentStore {
     public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
         // One transaction, so the snapshot and the log are read at the same moment even while
         // another instance compacts.
-        let rows = try await transaction { connection -> ((Data, Int, Double, Double), [(Int, Data, Double)])? in
+        let rows = try await transaction { connection -> ((Data, Int, Double, Double), [StoredLogRow])? in
             var document: (Data, Int, Double, Double)?
             for try await row in try await connection.query(
                 "SELECT snapshot, snapshot_version, created_at, updated_at FROM document WHERE id = \(id)",
@@ -259,16 +269,7 @@ public final class PostgresDocumentStore: DocumentStore {
                 document = row
             }
             guard let document else { return nil }
-            var log: [(Int, Data, Double)] = []
-            for try await row in try await connection.query(
-                """
-                SELECT version, edits, date FROM edit_log WHERE document_id = \(id) AND version > \(document.1)
-                ORDER BY version
-                """, logger: self.logger
-            ).decode((Int, Data, Double).self) {
-                log.append(row)
-            }
-            return (document, log)
+            return (document, try await Self.logRows(of: id, after: document.1, on: connection, logger: self.logger))
         }
         guard let ((bytes, snapshotVersion, created, updated), logRows) = rows else { return nil }
         let decoded: DecodedDocument
@@ -277,23 +278,45 @@ public final class PostgresDocumentStore: DocumentStore {
         } catch {
             throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
         }
-        let log = try logRows.map { version, edits, date in
-            do {
-                return LogEntry(
-                    version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date))
-            } catch {
-                throw StoreError.corrupt("document \(id)'s log entry \(version): \(error)")
-            }
-        }
+        let log = try logRows.map { try $0.entry(of: id) }
         let snapshot = StoredDocument(
             id: id, document: decoded.document, version: snapshotVersion,
             createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated))
         return (snapshot, log)
     }
 
+    public func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {
+        let rows = try await transaction { connection -> [StoredLogRow]? in
+            var snapshotVersion: Int?
+            for try await stored in try await connection.query(
+                "SELECT snapshot_version FROM document WHERE id = \(id)", logger: self.logger
+            ).decode(Int.self) {
+                snapshotVersion = stored
+            }
+            guard let snapshotVersion, snapshotVersion <= version else { return nil }
+            return try await Self.logRows(of: id, after: version, on: connection, logger: self.logger)
+        }
+        return try rows?.map { try $0.entry(of: id) }
+    }
+
+    private static func logRows(
+        of id: UUID, after version: Int, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [StoredLogRow] {
+        var rows: [StoredLogRow] = []
+        for try await (version, edits, date, step, requestID) in try await connection.query(
+            """
+            SELECT version, edits, date, step, request_id FROM edit_log WHERE document_id = \(id) AND version > \(version)
+            ORDER BY version
+            """, logger: logger
+        ).decode((Int, Data, Double, String?, String?).self) {
+            rows.append(StoredLogRow(version: version, edits: edits, date: date, step: step, requestID: requestID))
+        }
+        return rows
+    }
+
     public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
         guard let first = entries.first?.version else { return }
-        let encoded = entries.map { ($0.version, Data(Edit.encodeList($0.edits)), $0.date.timeIntervalSince1970) }
+        let rows = entries.map(StoredLogRow.init)
         try await transaction { connection in
             // The version check and the update are one statement inside the transaction: the
             // row lock it takes makes a second instance appending the same version wait, then
@@ -317,11 +340,15 @@ public final class PostgresDocumentStore: DocumentStore {
                 }
                 throw exists ? StoreError.versionConflict(id: id, expected: first - 1) : StoreError.notFound(id)
             }
-            for (version, edits, date) in encoded {
+            for row in rows {
                 try await connection.query(
-                    "INSERT INTO edit_log (document_id, version, edits, date) VALUES (\(id), \(version), \(edits), \(date))",
-                    logger: self.logger)
+                    """
+                    INSERT INTO edit_log (document_id, version, edits, date, step, request_id)
+                    VALUES (\(id), \(row.version), \(row.edits), \(row.date), \(row.step), \(row.requestID))
+                    """, logger: self.logger)
             }
+            // Delivered to every server listening when (and only if) the transaction commits.
+            try await Self.notify(.appended(id, version: summary.version), on: connection, logger: self.logger)
         }
     }
 
@@ -346,11 +373,16 @@ public final class PostgresDocumentStore: DocumentStore {
     }
 
     public func deleteDocument(id: UUID) async throws -> Bool {
-        var deleted = false
-        for try await _ in try await client.query("DELETE FROM document WHERE id = \(id) RETURNING 1", logger: logger) {
-            deleted = true
+        try await transaction { connection in
+            var deleted = false
+            for try await _ in try await connection.query(
+                "DELETE FROM document WHERE id = \(id) RETURNING 1", logger: self.logger)
+            {
+                deleted = true
+            }
+            if deleted { try await Self.notify(.deleted(id), on: connection, logger: self.logger) }
+            return deleted
         }
-        return deleted
     }
 
     public func loadPalettes() async throws -> [Palette]? {
@@ -373,6 +405,7 @@ public final class PostgresDocumentStore: DocumentStore {
                     VALUES (\(palette.id), \(position), \(palette.name), \(palette.emojis))
                     """, logger: self.logger)
             }
+            try await Self.notify(.palettes, on: connection, logger: self.logger)
         }
     }
 
@@ -410,6 +443,51 @@ public final class PostgresDocumentStore: DocumentStore {
             return imageID
         }
         return nil
+    }
+
+    // MARK: Changes from every server
+
+    /// The channel changes are announced on (`NOTIFY`), inside the transaction that makes them.
+    static let channel = "emojiart_changes"
+
+    private static func notify(_ change: StoreChange, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_notify(\(channel), \(change.payload))", logger: logger)
+    }
+
+    /// Every change committed through any server on this database, this one's included, heard
+    /// with `LISTEN` on a connection of its own. When that connection is (re)established the
+    /// stream says ``StoreChange/resync``: changes made meanwhile were not heard.
+    public func changes() -> AsyncStream<StoreChange> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: StoreChange.self, bufferingPolicy: .bufferingNewest(10_000))
+        let (connection, logger) = (self.connection, self.logger)
+        let task = Task {
+            var delay = Duration.milliseconds(100)
+            while !Task.isCancelled {
+                do {
+                    let session = try await connection.connect(logger: logger)
+                    try await withTaskCancellationHandler {
+                        let notifications = try await session.listen(Self.channel)
+                        delay = .milliseconds(100)
+                        continuation.yield(.resync)
+                        for try await notification in notifications {
+                            if let change = StoreChange(payload: notification.payload) { continuation.yield(change) }
+                        }
+                    } onCancel: {
+                        Task { try? await session.close() }
+                    }
+                    try? await session.close()
+                } catch {
+                    guard !Task.isCancelled else { break }
+                    logger.warning("Listening for other servers' changes failed (\(Self.describe(error))); retrying")
+                }
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(5))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
     }
 
     /// Runs `body` in a transaction; the error it throws comes out as itself, not wrapped.

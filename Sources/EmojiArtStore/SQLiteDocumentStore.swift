@@ -90,6 +90,13 @@ public final class SQLiteDocumentStore: DocumentStore {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v4 log steps and request ids") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE editLog ADD COLUMN step TEXT;
+                    ALTER TABLE editLog ADD COLUMN requestId TEXT;
+                    """)
+        }
         return migrator
     }
 
@@ -125,18 +132,14 @@ public final class SQLiteDocumentStore: DocumentStore {
     public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
         // Rows are read into plain values inside the read, so the read is the asynchronous one
         // (off the cooperative threads): `Row` itself is not `Sendable`.
-        let rows = try await database.read { db -> ((Data, Int, Double, Double), [(Int, Data, Double)])? in
+        let rows = try await database.read { db -> ((Data, Int, Double, Double), [StoredLogRow])? in
             guard
                 let document = try Row.fetchOne(
                     db, sql: "SELECT snapshot, snapshotVersion, createdAt, updatedAt FROM document WHERE id = ?",
                     arguments: [id.uuidString])
             else { return nil }
             let snapshotVersion: Int = document["snapshotVersion"]
-            let log = try Row.fetchAll(
-                db,
-                sql: "SELECT version, edits, date FROM editLog WHERE documentId = ? AND version > ? ORDER BY version",
-                arguments: [id.uuidString, snapshotVersion]
-            ).map { row -> (Int, Data, Double) in (row["version"], row["edits"], row["date"]) }
+            let log = try Self.logRows(of: id, after: snapshotVersion, in: db)
             return ((document["snapshot"], snapshotVersion, document["createdAt"], document["updatedAt"]), log)
         }
         guard let ((bytes, snapshotVersion, created, updated), logRows) = rows else { return nil }
@@ -146,18 +149,38 @@ public final class SQLiteDocumentStore: DocumentStore {
         } catch {
             throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
         }
-        let log = try logRows.map { version, edits, date in
-            do {
-                return LogEntry(
-                    version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date))
-            } catch {
-                throw StoreError.corrupt("document \(id)'s log entry \(version): \(error)")
-            }
-        }
+        let log = try logRows.map { try $0.entry(of: id) }
         let snapshot = StoredDocument(
             id: id, document: decoded.document, version: snapshotVersion,
             createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated))
         return (snapshot, log)
+    }
+
+    public func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {
+        let rows = try await database.read { db -> [StoredLogRow]? in
+            guard
+                let snapshotVersion = try Int.fetchOne(
+                    db, sql: "SELECT snapshotVersion FROM document WHERE id = ?", arguments: [id.uuidString]),
+                snapshotVersion <= version
+            else { return nil }
+            return try Self.logRows(of: id, after: version, in: db)
+        }
+        return try rows?.map { try $0.entry(of: id) }
+    }
+
+    private static func logRows(of id: UUID, after version: Int, in db: Database) throws -> [StoredLogRow] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT version, edits, date, step, requestId FROM editLog
+                WHERE documentId = ? AND version > ? ORDER BY version
+                """,
+            arguments: [id.uuidString, version]
+        ).map {
+            StoredLogRow(
+                version: $0["version"], edits: $0["edits"], date: $0["date"], step: $0["step"],
+                requestID: $0["requestId"])
+        }
     }
 
     /// Appends from different documents that arrive while a transaction is being written share
@@ -165,7 +188,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
         guard !entries.isEmpty else { return }
         let append = PendingAppend(
-            id: id, summary: summary, entries: entries.map { ($0.version, Data(Edit.encodeList($0.edits)), $0.date) })
+            id: id, summary: summary, entries: entries.map(StoredLogRow.init))
         try await appends.submit(append) { [database] batch in
             try await database.write { db in
                 // Each append in its own savepoint: one document's conflict fails only its own.
@@ -198,10 +221,11 @@ public final class SQLiteDocumentStore: DocumentStore {
             if exists == nil { throw StoreError.notFound(append.id) }
             throw StoreError.versionConflict(id: append.id, expected: first - 1)
         }
-        for (version, edits, date) in append.entries {
+        for row in append.entries {
             try db.execute(
-                sql: "INSERT INTO editLog (documentId, version, edits, date) VALUES (?, ?, ?, ?)",
-                arguments: [append.id.uuidString, version, edits, date.timeIntervalSince1970])
+                sql:
+                    "INSERT INTO editLog (documentId, version, edits, date, step, requestId) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [append.id.uuidString, row.version, row.edits, row.date, row.step, row.requestID])
         }
     }
 
@@ -301,5 +325,38 @@ public final class SQLiteDocumentStore: DocumentStore {
 struct PendingAppend: Sendable {
     var id: UUID
     var summary: DocumentSummary
-    var entries: [(version: Int, edits: Data, date: Date)]
+    var entries: [StoredLogRow]
+}
+
+/// A log entry as the SQL stores keep it: the edits encoded, the date in seconds since 1970.
+struct StoredLogRow: Sendable {
+    var version: Int
+    var edits: Data
+    var date: Double
+    var step: String?
+    var requestID: String?
+
+    init(version: Int, edits: Data, date: Double, step: String?, requestID: String?) {
+        self.version = version
+        self.edits = edits
+        self.date = date
+        self.step = step
+        self.requestID = requestID
+    }
+
+    init(_ entry: LogEntry) {
+        self.init(
+            version: entry.version, edits: Data(Edit.encodeList(entry.edits)), date: entry.date.timeIntervalSince1970,
+            step: entry.step.storedForm, requestID: entry.requestID)
+    }
+
+    func entry(of id: UUID) throws -> LogEntry {
+        do {
+            return LogEntry(
+                version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date),
+                step: LogStep(storedForm: step), requestID: requestID)
+        } catch {
+            throw StoreError.corrupt("document \(id)'s log entry \(version): \(error)")
+        }
+    }
 }

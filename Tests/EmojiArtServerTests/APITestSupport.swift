@@ -1,3 +1,4 @@
+import EmojiArtJokes
 import EmojiArtLive
 import EmojiArtServer
 import EmojiArtStore
@@ -11,7 +12,10 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath)
 /// Runs `body` against the API's router on an in-memory store.
 func withAPI(_ body: @Sendable (APIClient) async throws -> Void) async throws {
     let store = InMemoryDocumentStore()
-    let router = buildRouter(library: DocumentLibrary(store: store), palettes: PaletteLibrary(store: store))
+    // The joke API is a closed port on loopback: router tests contact nothing outside.
+    let jokes = JokeClient(endpoint: URL(string: "http://127.0.0.1:9/jokes")!, timeout: .seconds(2))
+    let router = buildRouter(
+        library: DocumentLibrary(store: store), palettes: PaletteLibrary(store: store), jokes: jokes)
     let app = Application(router: router)
     try await app.test(.router) { client in
         try await body(APIClient(client: client))

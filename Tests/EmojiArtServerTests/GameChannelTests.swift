@@ -3,11 +3,13 @@ import Testing
 
 /// Find or Lose over its WebSocket (docs/API.md, "Find or Lose"), with the offline emoji tiles.
 @Suite struct GameChannelTests {
-    /// Messages until one of `phase` (skipping the score's drops).
-    func next(_ window: LiveTestWindow, phase: String) async throws -> [String: Any] {
+    /// Messages until one of `phase` (and `level`, if given), skipping the score's drops.
+    func next(_ window: LiveTestWindow, phase: String, level: Int? = nil) async throws -> [String: Any] {
         while true {
             let message = try await window.next()
-            if message["phase"] as? String == phase { return message }
+            if message["phase"] as? String == phase, level == nil || message["level"] as? Int == level {
+                return message
+            }
         }
     }
 
@@ -29,7 +31,7 @@ import Testing
             let odd = try #require(emojis.indices.first { index in emojis.filter { $0 == emojis[index] }.count == 1 })
 
             window.send(#"{"type":"tap","tile":\#(odd)}"#)
-            let level2 = try await next(window, phase: "playing")
+            let level2 = try await next(window, phase: "playing", level: 2)
             #expect(level2["title"] as? String == "Level: 2" && (level2["score"] as? Int ?? 0) > 200)
             let tiles = try #require(level2["tiles"] as? [[String: String]]).compactMap { $0["emoji"] }
             let wrong = try #require(tiles.indices.first { index in tiles.filter { $0 == tiles[index] }.count == 3 })

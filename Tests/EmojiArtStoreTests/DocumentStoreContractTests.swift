@@ -1,5 +1,6 @@
 import EmojiArtKit
 import EmojiArtStore
+import EmojiArtTestSupport
 import Foundation
 import GRDB
 import Testing

@@ -1,5 +1,6 @@
 import EmojiArtKit
 import EmojiArtStore
+import EmojiArtTestSupport
 import Foundation
 import Testing
 
@@ -14,12 +15,12 @@ struct PostgresStoreTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         for store in stores {
-            #expect(try await store.appliedMigrations() == [1])
+            #expect(try await store.appliedMigrations() == PostgresDocumentStore.migrationVersions)
             store.close()
         }
         // Opening again applies nothing new.
         let again = try await PostgresDocumentStore.open(database)
-        #expect(try await again.appliedMigrations() == [1])
+        #expect(try await again.appliedMigrations() == PostgresDocumentStore.migrationVersions)
         again.close()
     }
 

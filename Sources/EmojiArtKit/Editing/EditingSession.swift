@@ -70,6 +70,14 @@ public struct EditingSession: Sendable {
         }
     }
 
+    /// Applies edits made elsewhere that this history cannot account for (another server's
+    /// undo of a step this one never saw): the document changes, and the history is emptied,
+    /// so undo can never apply a step to a document it no longer describes.
+    public mutating func applyOutsideHistory(_ edits: [Edit]) throws {
+        _ = try EditingSession.applyAtomically(edits, to: &document)
+        history = UndoHistory(limit: history.limit)
+    }
+
     /// Applies edits in order; if one throws, reverses those already applied and rethrows.
     static func applyAtomically(_ edits: [Edit], to document: inout EmojiArtDocument) throws -> [Edit] {
         var inverses: [Edit] = []

@@ -5,18 +5,18 @@ import PostgresNIO
 
 /// The PostgreSQL server for the tests (`$EMOJIART_TEST_POSTGRES`), and a fresh database on it
 /// for each store a test opens.
-enum TestPostgres {
-    static var url: String? {
+public enum TestPostgres {
+    public static var url: String? {
         ProcessInfo.processInfo.environment["EMOJIART_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// A store on a new, empty database, migrated.
-    static func freshStore() async throws -> PostgresDocumentStore {
+    public static func freshStore() async throws -> PostgresDocumentStore {
         try await PostgresDocumentStore.open(try freshDatabase())
     }
 
     /// Creates a new database on the test server and returns where it is.
-    static func freshDatabase() async throws -> PostgresDocumentStore.Connection {
+    public static func freshDatabase() async throws -> PostgresDocumentStore.Connection {
         guard let url else { throw StoreError.unavailable("EMOJIART_TEST_POSTGRES is not set") }
         var connection = try PostgresDocumentStore.Connection(url: url)
         let name = "test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
