@@ -26,6 +26,24 @@ ensure_debian_packages() {
     fi
 }
 
+# Debian packages whose installation would start a system service (nginx): installed with
+# services held back, so nothing is left listening on the machine's ports.
+ensure_debian_packages_without_services() {
+    local missing=()
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return
+    local guard=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        guard=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\nexit 101\n' | as_root tee "$guard" >/dev/null
+        as_root chmod +x "$guard"
+    fi
+    ensure_debian_packages "${missing[@]}"
+    if [ -n "$guard" ]; then as_root rm -f "$guard"; fi
+}
+
 # A throwaway PostgreSQL cluster on loopback for the tests: Debian's postgresql package if
 # missing, then initdb + pg_ctl with its own port and socket folder under /tmp. Exports
 # EMOJIART_TEST_POSTGRES (a postgres:// URL); stop_test_postgres removes it all again.

@@ -12,10 +12,13 @@ import subprocess
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_BIN = str(HERE.parents[1] / ".build" / "debug" / "emojiart")
@@ -131,3 +134,28 @@ def stop(process, log, data) -> None:
         process.wait()
     log.close()
     shutil.rmtree(data, ignore_errors=True)
+
+
+# The PostgreSQL server for the tests (scripts/test starts a throwaway cluster and sets this).
+POSTGRES = os.environ.get("EMOJIART_TEST_POSTGRES")
+
+
+def fresh_database() -> str:
+    """A new, empty database on the test server; its postgres:// URL."""
+    url = urllib.parse.urlsplit(POSTGRES)
+    name = "instances_" + uuid.uuid4().hex[:12]
+    createdb = sorted(Path("/usr/lib/postgresql").glob("*/bin/createdb"))[-1]
+    subprocess.run([str(createdb), "-h", url.hostname, "-p", str(url.port), "-U", url.username, name], check=True)
+    return urllib.parse.urlunsplit((url.scheme, url.netloc, "/" + name, url.query, ""))
+
+
+def window(browser, base: str, doc_id: str):
+    """The editor on `doc_id` in a window of its own on the server at `base`; (context, page)."""
+    context = browser.new_context(base_url=base, viewport={"width": 900, "height": 700})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"/documents/{doc_id}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    return context, page
+
+
