@@ -113,6 +113,7 @@ let package = Package(
             name: "EmojiArtBenchmarks",
             dependencies: [
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtServer", "EmojiArtRender", "CAllocationStats",
+                "EmojiArtTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

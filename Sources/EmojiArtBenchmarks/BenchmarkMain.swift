@@ -5,7 +5,8 @@ import Foundation
 /// `emojiart-bench`: measures the core's figures quoted in docs/PERFORMANCE.md.
 ///
 /// Run it in release: `swift run -c release emojiart-bench` (or `scripts/benchmark`).
-/// `server` measures the server over HTTP and WebSockets instead (`live`: only the WebSockets).
+/// `server` measures the server over HTTP and WebSockets instead (`live`: only the WebSockets;
+/// `instances`: two servers on one PostgreSQL database).
 /// `--smoke` runs every measurement on tiny inputs, to check the benchmark still works.
 @main
 enum BenchmarkMain {
@@ -13,6 +14,11 @@ enum BenchmarkMain {
         let smoke = CommandLine.arguments.contains("--smoke")
         let scale = Scale(smoke: smoke)
         var report = Report()
+        if CommandLine.arguments.contains("instances") {
+            try await InstanceBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
         if CommandLine.arguments.contains("live") {
             try await LiveBenchmarks.run(smoke: smoke, into: &report)
             report.print()

@@ -74,7 +74,8 @@ enum LiveBenchmarks {
 
     /// Sends edits from every window at `rate` in total for `duration`, then waits for the answers.
     static func measure(
-        rate: Int, for duration: Duration, windows: [LiveBenchmarkWindow], recorder: DeliveryRecorder
+        rate: Int, for duration: Duration, windows: [LiveBenchmarkWindow], recorder: DeliveryRecorder,
+        counts: (_ sender: Int, _ receiver: Int) -> Bool = { $0 != $1 }
     ) async throws -> DeliveryResult {
         recorder.reset()
         let interval = Duration.seconds(Double(windows.count) / Double(rate))
@@ -95,7 +96,7 @@ enum LiveBenchmarks {
         }
         let sendingTime = seconds(ContinuousClock.now - start)
         try await recorder.waitForAnswers(timeout: .seconds(10))
-        return recorder.result(sendingTime: sendingTime, otherWindows: windowsPerDocument - 1)
+        return recorder.result(sendingTime: sendingTime, otherWindows: windowsPerDocument - 1, counts: counts)
     }
 }
 
@@ -176,12 +177,16 @@ final class DeliveryRecorder: Sendable {
         }
     }
 
-    func result(sendingTime: Double, otherWindows: Int) -> DeliveryResult {
+    /// - Parameter counts: which deliveries count, by sending and receiving window (by default
+    ///   every delivery to a window other than the sender).
+    func result(
+        sendingTime: Double, otherWindows: Int, counts: (_ sender: Int, _ receiver: Int) -> Bool = { $0 != $1 }
+    ) -> DeliveryResult {
         state.withLock { state in
             var latencies: [Double] = []
             latencies.reserveCapacity(state.arrivals.count)
             for arrival in state.arrivals {
-                guard let sent = state.edits[arrival.edit], sent.window != arrival.window else { continue }
+                guard let sent = state.edits[arrival.edit], counts(sent.window, arrival.window) else { continue }
                 latencies.append(seconds(arrival.at - sent.at))
             }
             latencies.sort()

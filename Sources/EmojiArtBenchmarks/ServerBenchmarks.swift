@@ -121,10 +121,11 @@ enum ServerBenchmarks {
 
     /// Runs a server for the duration of `body`, passing its base URL.
     static func withServer<T: Sendable>(
-        _ configuration: ServerConfiguration, _ body: @escaping @Sendable (String) async throws -> T
+        _ configuration: ServerConfiguration, store: (any DocumentStore)? = nil,
+        _ body: @escaping @Sendable (String) async throws -> T
     ) async throws -> T {
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-        let app = try buildApplication(configuration) { url in continuation.yield(url) }
+        let app = try buildApplication(configuration, store: store) { url in continuation.yield(url) }
         return try await whileServing(app, urls: urls, body)
     }
 

@@ -12,8 +12,9 @@ extension EmojiArtCommand {
             abstract: "List and change the palettes shared by every document.",
             discussion: """
                 Works on the database `emojiart serve` uses (the same --data folder and \
-                $EMOJIART_DATA), also while the server runs: open editors show the change within \
-                about a second. A palette is named by its name or its id.
+                $EMOJIART_DATA, or the same --database and $EMOJIART_DATABASE_URL), also while the \
+                server runs: open editors show the change within about a second. A palette is \
+                named by its name or its id.
                 """,
             subcommands: [List.self, Add.self, Rename.self, Remove.self, Import.self])
 
@@ -21,9 +22,16 @@ extension EmojiArtCommand {
             @Option(help: "The server's data folder ($EMOJIART_DATA).")
             var data: String?
 
-            func library() throws -> PaletteLibrary {
+            @Option(help: "The server's PostgreSQL database, if it uses one ($EMOJIART_DATABASE_URL).")
+            var database: String?
+
+            func library() async throws -> PaletteLibrary {
                 var configuration = ServerConfiguration()
                 if let data { configuration.dataDirectory = data }
+                if let database { configuration.databaseURL = database }
+                if configuration.databaseURL != nil, data == nil {
+                    return PaletteLibrary(store: try await configuration.openStore(logger: .init(label: "emojiart")))
+                }
                 let folder = try require(configuration.dataDirectory)
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 return PaletteLibrary(store: try SQLiteDocumentStore(path: try require(configuration.databasePath)))
@@ -82,7 +90,7 @@ extension EmojiArtCommand {
             @Argument(help: "Its new name.") var newName: String
 
             func run() async throws {
-                let library = try store.library()
+                let library = try await store.library()
                 let id = try await find(palette, in: library)
                 try await library.update { try $0.rename(id: id, to: newName) }
                 say("Renamed \(palette) to \(newName).")
@@ -96,7 +104,7 @@ extension EmojiArtCommand {
             @Argument(help: "The palette's name or id.") var palette: String
 
             func run() async throws {
-                let library = try store.library()
+                let library = try await store.library()
                 let id = try await find(palette, in: library)
                 try await library.update { try $0.remove(id: id) }
                 say("Removed \(palette).")

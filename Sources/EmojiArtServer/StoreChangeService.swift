@@ -12,7 +12,7 @@ struct StoreChangeService: Service {
     let palettes: PaletteLibrary
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             for await change in store.changes() {
                 switch change {
                 case .palettes:

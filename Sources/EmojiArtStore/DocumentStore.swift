@@ -32,7 +32,8 @@ public protocol DocumentStore: Sendable {
     /// gone; the caller then loads the document afresh.
     func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]?
 
-    /// Replaces the snapshot with one at `snapshot.version` and drops the log entries it covers.
+    /// Replaces the snapshot with one at `snapshot.version` and drops the log entries it covers
+    /// (a store shared by several servers keeps the newest of them a while, for ``logEntries(of:after:)``).
     /// Ignored if the stored snapshot is already at that version or newer.
     func saveSnapshot(_ snapshot: StoredDocument) async throws
 

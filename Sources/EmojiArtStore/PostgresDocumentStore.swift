@@ -189,6 +189,9 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         ),
     ]
 
+    /// Log entries kept behind a new snapshot (``saveSnapshot(_:)``) for servers catching up.
+    static let retainedLogEntries = 2_000
+
     /// Every migration's version, in order.
     public static var migrationVersions: [Int] { migrations.map(\.version) }
 
@@ -293,8 +296,11 @@ public final class PostgresDocumentStore: SharedDocumentStore {
             ).decode(Int.self) {
                 snapshotVersion = stored
             }
-            guard let snapshotVersion, snapshotVersion <= version else { return nil }
-            return try await Self.logRows(of: id, after: version, on: connection, logger: self.logger)
+            guard let snapshotVersion else { return nil }
+            let rows = try await Self.logRows(of: id, after: version, on: connection, logger: self.logger)
+            // Behind the snapshot, the retained entries serve if they reach back far enough.
+            guard snapshotVersion <= version || rows.first?.version == version + 1 else { return nil }
+            return rows
         }
         return try rows?.map { try $0.entry(of: id) }
     }
@@ -366,9 +372,13 @@ public final class PostgresDocumentStore: SharedDocumentStore {
                 updated += 1
             }
             guard updated == 1 else { return }
+            // The newest entries the snapshot folds in are kept a while: another server that
+            // is a little behind still catches up from the log instead of reopening the document.
             try await connection.query(
-                "DELETE FROM edit_log WHERE document_id = \(snapshot.id) AND version <= \(snapshot.version)",
-                logger: self.logger)
+                """
+                DELETE FROM edit_log
+                WHERE document_id = \(snapshot.id) AND version <= \(snapshot.version - Self.retainedLogEntries)
+                """, logger: self.logger)
         }
     }
 
@@ -467,11 +477,14 @@ public final class PostgresDocumentStore: SharedDocumentStore {
                 do {
                     let session = try await connection.connect(logger: logger)
                     try await withTaskCancellationHandler {
-                        let notifications = try await session.listen(Self.channel)
-                        delay = .milliseconds(100)
-                        continuation.yield(.resync)
-                        for try await notification in notifications {
-                            if let change = StoreChange(payload: notification.payload) { continuation.yield(change) }
+                        try await session.listen(on: Self.channel) { notifications in
+                            delay = .milliseconds(100)
+                            continuation.yield(.resync)
+                            for try await notification in notifications {
+                                if let change = StoreChange(payload: notification.payload) {
+                                    continuation.yield(change)
+                                }
+                            }
                         }
                     } onCancel: {
                         Task { try? await session.close() }
