@@ -60,7 +60,7 @@ enum InstanceBenchmarks {
 
     static func measure(
         _ scenario: Scenario, bases: [String], rates: [Int], duration: Duration, smoke: Bool
-    ) async throws -> [(rate: Int, result: DeliveryResult, p99s: [Double])] {
+    ) async throws -> [LiveBenchmarks.Step] {
         let ports = try bases.map { try require(URL(string: $0)?.port) }
         var ids: [String] = []
         for _ in 0..<scenario.documents {
@@ -79,21 +79,11 @@ enum InstanceBenchmarks {
         }
         defer { for window in windows { window.finish() } }
         try await recorder.waitForSnapshots(windows.count)
-        var steps: [(rate: Int, result: DeliveryResult, p99s: [Double])] = []
-        for rate in rates {
-            var rounds: [DeliveryResult] = []
-            for _ in 0..<(smoke ? 1 : 3) {
-                // Only deliveries to a window on the other server count.
-                rounds.append(
-                    try await LiveBenchmarks.measure(
-                        rate: rate, for: duration, windows: windows, recorder: recorder,
-                        counts: { sender, receiver in sender % 2 != receiver % 2 }))
-            }
-            rounds.sort { $0.p99 < $1.p99 }
-            let result = rounds[rounds.count / 2]
-            steps.append((rate, result, rounds.map(\.p99)))
-            if result.p99 > 0.100 || result.editsPerSecond < Double(rate) * 0.9 { break }
+        // Only deliveries to a window on the other server count.
+        return try await LiveBenchmarks.stepUp(rates: rates, rounds: smoke ? 1 : 3, until: 0.100) { rate in
+            try await LiveBenchmarks.measure(
+                rate: rate, for: duration, windows: windows, recorder: recorder,
+                counts: { sender, receiver in sender % 2 != receiver % 2 })
         }
-        return steps
     }
 }

@@ -41,20 +41,9 @@ enum LiveBenchmarks {
             }
             defer { for window in windows { window.finish() } }
             try await recorder.waitForSnapshots(windows.count)
-            var steps: [(rate: Int, result: DeliveryResult, p99s: [Double])] = []
-            for rate in rates {
-                // Rounds, because one stall of the shared 2-core machine decides a p99: the
-                // round with the median p99 is reported, with every round's p99 beside it.
-                var rounds: [DeliveryResult] = []
-                for _ in 0..<(smoke ? 1 : 3) {
-                    rounds.append(try await measure(rate: rate, for: duration, windows: windows, recorder: recorder))
-                }
-                rounds.sort { $0.p99 < $1.p99 }
-                let result = rounds[rounds.count / 2]
-                steps.append((rate, result, rounds.map(\.p99)))
-                if result.p99 > 0.050 || result.editsPerSecond < Double(rate) * 0.9 { break }
+            return try await stepUp(rates: rates, rounds: smoke ? 1 : 3, until: 0.050) { rate in
+                try await measure(rate: rate, for: duration, windows: windows, recorder: recorder)
             }
-            return steps
         }
         for step in steps {
             let result = step.result
@@ -70,6 +59,27 @@ enum LiveBenchmarks {
                 "\(format(best.result.editsPerSecond, 0)) edits/s (\(format(best.result.deliveriesPerSecond, 0)) deliveries/s)"
             )
         }
+    }
+
+    typealias Step = (rate: Int, result: DeliveryResult, p99s: [Double])
+
+    /// Measures each rate in turn, stopping after the first whose p99 passes `limit` (seconds)
+    /// or that the server no longer keeps up with. Rounds, because one stall of the shared
+    /// 2-core machine decides a p99: the round with the median p99 is reported, with every
+    /// round's p99 beside it.
+    static func stepUp(
+        rates: [Int], rounds: Int, until limit: Double, _ round: (Int) async throws -> DeliveryResult
+    ) async throws -> [Step] {
+        var steps: [Step] = []
+        for rate in rates {
+            var results: [DeliveryResult] = []
+            for _ in 0..<rounds { results.append(try await round(rate)) }
+            results.sort { $0.p99 < $1.p99 }
+            let result = results[results.count / 2]
+            steps.append((rate, result, results.map(\.p99)))
+            if result.p99 > limit || result.editsPerSecond < Double(rate) * 0.9 { break }
+        }
+        return steps
     }
 
     /// Sends edits from every window at `rate` in total for `duration`, then waits for the answers.

@@ -263,29 +263,22 @@ public final class PostgresDocumentStore: SharedDocumentStore {
     public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
         // One transaction, so the snapshot and the log are read at the same moment even while
         // another instance compacts.
-        let rows = try await transaction { connection -> ((Data, Int, Double, Double), [StoredLogRow])? in
-            var document: (Data, Int, Double, Double)?
+        let rows = try await transaction { connection -> (StoredSnapshotRow, [StoredLogRow])? in
+            var document: StoredSnapshotRow?
             for try await row in try await connection.query(
                 "SELECT snapshot, snapshot_version, created_at, updated_at FROM document WHERE id = \(id)",
                 logger: self.logger
             ).decode((Data, Int, Double, Double).self) {
-                document = row
+                document = StoredSnapshotRow(
+                    snapshot: row.0, snapshotVersion: row.1, createdAt: row.2, updatedAt: row.3)
             }
             guard let document else { return nil }
-            return (document, try await Self.logRows(of: id, after: document.1, on: connection, logger: self.logger))
+            let log = try await Self.logRows(
+                of: id, after: document.snapshotVersion, on: connection, logger: self.logger)
+            return (document, log)
         }
-        guard let ((bytes, snapshotVersion, created, updated), logRows) = rows else { return nil }
-        let decoded: DecodedDocument
-        do {
-            decoded = try EmojiArtFile.read(Array(bytes))
-        } catch {
-            throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
-        }
-        let log = try logRows.map { try $0.entry(of: id) }
-        let snapshot = StoredDocument(
-            id: id, document: decoded.document, version: snapshotVersion,
-            createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated))
-        return (snapshot, log)
+        guard let (document, log) = rows else { return nil }
+        return try document.decoded(id: id, log: log)
     }
 
     public func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {

@@ -132,7 +132,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
         // Rows are read into plain values inside the read, so the read is the asynchronous one
         // (off the cooperative threads): `Row` itself is not `Sendable`.
-        let rows = try await database.read { db -> ((Data, Int, Double, Double), [StoredLogRow])? in
+        let rows = try await database.read { db -> (StoredSnapshotRow, [StoredLogRow])? in
             guard
                 let document = try Row.fetchOne(
                     db, sql: "SELECT snapshot, snapshotVersion, createdAt, updatedAt FROM document WHERE id = ?",
@@ -140,20 +140,14 @@ public final class SQLiteDocumentStore: DocumentStore {
             else { return nil }
             let snapshotVersion: Int = document["snapshotVersion"]
             let log = try Self.logRows(of: id, after: snapshotVersion, in: db)
-            return ((document["snapshot"], snapshotVersion, document["createdAt"], document["updatedAt"]), log)
+            return (
+                StoredSnapshotRow(
+                    snapshot: document["snapshot"], snapshotVersion: snapshotVersion, createdAt: document["createdAt"],
+                    updatedAt: document["updatedAt"]), log
+            )
         }
-        guard let ((bytes, snapshotVersion, created, updated), logRows) = rows else { return nil }
-        let decoded: DecodedDocument
-        do {
-            decoded = try EmojiArtFile.read(Array(bytes))
-        } catch {
-            throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
-        }
-        let log = try logRows.map { try $0.entry(of: id) }
-        let snapshot = StoredDocument(
-            id: id, document: decoded.document, version: snapshotVersion,
-            createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated))
-        return (snapshot, log)
+        guard let (document, log) = rows else { return nil }
+        return try document.decoded(id: id, log: log)
     }
 
     public func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {
@@ -326,37 +320,4 @@ struct PendingAppend: Sendable {
     var id: UUID
     var summary: DocumentSummary
     var entries: [StoredLogRow]
-}
-
-/// A log entry as the SQL stores keep it: the edits encoded, the date in seconds since 1970.
-struct StoredLogRow: Sendable {
-    var version: Int
-    var edits: Data
-    var date: Double
-    var step: String?
-    var requestID: String?
-
-    init(version: Int, edits: Data, date: Double, step: String?, requestID: String?) {
-        self.version = version
-        self.edits = edits
-        self.date = date
-        self.step = step
-        self.requestID = requestID
-    }
-
-    init(_ entry: LogEntry) {
-        self.init(
-            version: entry.version, edits: Data(Edit.encodeList(entry.edits)), date: entry.date.timeIntervalSince1970,
-            step: entry.step.storedForm, requestID: entry.requestID)
-    }
-
-    func entry(of id: UUID) throws -> LogEntry {
-        do {
-            return LogEntry(
-                version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date),
-                step: LogStep(storedForm: step), requestID: requestID)
-        } catch {
-            throw StoreError.corrupt("document \(id)'s log entry \(version): \(error)")
-        }
-    }
 }

@@ -1,0 +1,58 @@
+import EmojiArtKit
+import Foundation
+
+/// A document's row as the SQL stores keep it: the snapshot as native `.emojiart` bytes, dates
+/// in seconds since 1970.
+struct StoredSnapshotRow: Sendable {
+    var snapshot: Data
+    var snapshotVersion: Int
+    var createdAt: Double
+    var updatedAt: Double
+
+    /// The snapshot and the log after it, decoded; damaged bytes are ``StoreError/corrupt(_:)``.
+    func decoded(id: UUID, log: [StoredLogRow]) throws -> (snapshot: StoredDocument, log: [LogEntry]) {
+        let decoded: DecodedDocument
+        do {
+            decoded = try EmojiArtFile.read(Array(snapshot))
+        } catch {
+            throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
+        }
+        let stored = StoredDocument(
+            id: id, document: decoded.document, version: snapshotVersion,
+            createdAt: Date(timeIntervalSince1970: createdAt), updatedAt: Date(timeIntervalSince1970: updatedAt))
+        return (stored, try log.map { try $0.entry(of: id) })
+    }
+}
+
+/// A log entry as the SQL stores keep it: the edits encoded, the date in seconds since 1970.
+struct StoredLogRow: Sendable {
+    var version: Int
+    var edits: Data
+    var date: Double
+    var step: String?
+    var requestID: String?
+
+    init(version: Int, edits: Data, date: Double, step: String?, requestID: String?) {
+        self.version = version
+        self.edits = edits
+        self.date = date
+        self.step = step
+        self.requestID = requestID
+    }
+
+    init(_ entry: LogEntry) {
+        self.init(
+            version: entry.version, edits: Data(Edit.encodeList(entry.edits)), date: entry.date.timeIntervalSince1970,
+            step: entry.step.storedForm, requestID: entry.requestID)
+    }
+
+    func entry(of id: UUID) throws -> LogEntry {
+        do {
+            return LogEntry(
+                version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date),
+                step: LogStep(storedForm: step), requestID: requestID)
+        } catch {
+            throw StoreError.corrupt("document \(id)'s log entry \(version): \(error)")
+        }
+    }
+}
