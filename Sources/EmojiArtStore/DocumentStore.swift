@@ -152,8 +152,9 @@ public struct LogEntry: Sendable, Equatable, Codable {
     public var date: Date
     /// What made it, so another server replaying the log keeps the same undo history.
     public var step: LogStep
-    /// The live window request that made it, so a request resent to another server (or after a
-    /// restart) is recognised rather than applied twice.
+    /// The live window request that made it, so a request resent to another server that has
+    /// the document open is recognised rather than applied twice. (A copy opened afresh does not
+    /// yet read these back: see the #9 closing note.)
     public var requestID: String?
 
     public init(version: Int, edits: [Edit], date: Date, step: LogStep = .unrecorded, requestID: String? = nil) {
