@@ -89,10 +89,12 @@ let package = Package(
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender",
                 "EmojiArtJokes", "EmojiArtGame",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Public")]

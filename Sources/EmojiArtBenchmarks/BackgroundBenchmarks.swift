@@ -73,6 +73,7 @@ enum BackgroundBenchmarks {
         let version = try require(currentJSON?["version"] as? Int)
         var request = HTTPClientRequest(url: "\(base)api/documents/\(document)/edits")
         request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(
             ByteBuffer(
                 string: #"{"baseVersion":\#(version),"edit":{"type":"setBackground","background":"\#(background)"}}"#))

@@ -105,6 +105,7 @@ enum ServerBenchmarks {
     static func createDocument(_ base: String, client: HTTPClient) async throws -> String {
         var request = HTTPClientRequest(url: "\(base)api/documents")
         request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(string: #"{"title":"Benchmark"}"#))
         let created = try await client.execute(request, timeout: .seconds(10))
         let body = try await created.body.collect(upTo: 1024 * 1024)
@@ -112,6 +113,7 @@ enum ServerBenchmarks {
         guard let id = json?["id"] as? String else { throw BenchmarkError("could not create a document") }
         var add = HTTPClientRequest(url: "\(base)api/documents/\(id)/edits")
         add.method = .POST
+        add.headers.add(name: "Content-Type", value: "application/json")
         add.body = .bytes(
             ByteBuffer(
                 string: #"{"baseVersion":0,"edit":{"type":"addEmoji","text":"🚚","position":{"x":0,"y":0},"size":40}}"#))

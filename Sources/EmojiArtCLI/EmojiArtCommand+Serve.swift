@@ -21,6 +21,24 @@ extension EmojiArtCommand {
         @Option(help: "The address to listen on ($EMOJIART_HOST).")
         var host: String = ProcessInfo.processInfo.environment["EMOJIART_HOST"] ?? "127.0.0.1"
 
+        @Option(
+            help: """
+                Who may use the server: local (one user on this machine, no sign-in; loopback \
+                addresses only) or accounts ($EMOJIART_ACCESS).
+                """)
+        var access: String =
+            ProcessInfo.processInfo.environment["EMOJIART_ACCESS"].flatMap {
+                $0.isEmpty ? nil : $0
+            } ?? "local"
+
+        @Option(
+            help: """
+                The address people reach the server by, e.g. https://emojiart.example.com behind a \
+                proxy: requests for its host are served and pages from it may make changes; share \
+                links are built on it ($EMOJIART_PUBLIC_URL).
+                """)
+        var publicURL: String?
+
         @Option(help: "The port to listen on; 0 picks a free one ($EMOJIART_PORT).")
         var port: Int = ProcessInfo.processInfo.environment["EMOJIART_PORT"].flatMap { Int($0) } ?? 8080
 
@@ -62,6 +80,9 @@ extension EmojiArtCommand {
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
+            guard ServerConfiguration.AccessMode(rawValue: access) != nil else {
+                throw ValidationError("--access must be local or accounts.")
+            }
             guard SQLiteDocumentStore.Durability(rawValue: durability) != nil else {
                 throw ValidationError("--durability must be full or normal.")
             }
@@ -78,6 +99,13 @@ extension EmojiArtCommand {
             var configuration = ServerConfiguration()
             configuration.host = host
             configuration.port = port
+            configuration.access = ServerConfiguration.AccessMode(rawValue: access) ?? .local
+            if let publicURL {
+                guard let url = URL(string: publicURL) else {
+                    throw ConfigurationError("--public-url \(publicURL) is not a URL.")
+                }
+                configuration.publicURL = url
+            }
             configuration.durability = SQLiteDocumentStore.Durability(rawValue: durability) ?? .full
             configuration.dataDirectory = memory ? nil : (data ?? ServerConfiguration.defaultDataDirectory)
             if let fetchAllow {
@@ -87,6 +115,7 @@ extension EmojiArtCommand {
             }
             if let gameImages { configuration.gamePictures = .folder(gameImages) }
             if let database { configuration.databaseURL = database }
+            try configuration.validateAccess()
             var logger = Logger(label: "emojiart")
             logger.logLevel = .info
             let storeDescription = configuration.storeDescription

@@ -21,6 +21,7 @@ public func buildApplication(
     _ configuration: ServerConfiguration, store: (any DocumentStore)? = nil, logger: Logger = Logger(label: "emojiart"),
     onRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
+    try configuration.validateAccess()
     let store = try store ?? configuration.makeStore()
     let fetcher = ImageFetcher(policy: configuration.fetchPolicy, limits: configuration.fetchLimits)
     let images = BackgroundImages(store: store) { url in
@@ -32,7 +33,9 @@ public func buildApplication(
     let jokes = JokeClient(endpoint: configuration.jokesEndpoint)
     let game = GameChannel(
         source: try configuration.makeGameSource(store: store, fetcher: fetcher, palettes: palettes), logger: logger)
-    let router = buildRouter(library: library, palettes: palettes, jokes: jokes, logger: logger)
+    let siteGuard = configuration.siteGuard
+    let router = buildRouter(
+        library: library, palettes: palettes, jokes: jokes, siteGuard: siteGuard, logger: logger)
     var services: [any Service] = [
         MaintenanceService(
             library: library, palettes: palettes, interval: configuration.maintenanceInterval, logger: logger)
@@ -43,9 +46,9 @@ public func buildApplication(
     let host = configuration.host
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(
+        server: .guardedWebSocketUpgrade(
             webSocketRouter: buildLiveRouter(library: library, palettes: palettes, game: game, logger: logger),
-            configuration: .init(ws: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes))),
+            siteGuard: siteGuard, configuration: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes)),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
         services: services,
         onServerRunning: { channel in
@@ -59,13 +62,15 @@ public func buildApplication(
 
 /// The routes, for the application and for router-level tests.
 public func buildRouter(
-    library: DocumentLibrary, palettes: PaletteLibrary, jokes: JokeClient,
+    library: DocumentLibrary, palettes: PaletteLibrary, jokes: JokeClient, siteGuard: SiteGuard = SiteGuard(),
     logger: Logger = Logger(label: "emojiart")
 ) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
-    // Outermost first: security headers go on every response, error responses included.
+    // Outermost first: security headers go on every response, error responses included; then
+    // who is asking, before any file or route is looked at.
     router.middlewares.add(SecurityHeadersMiddleware())
     router.middlewares.add(APIErrorMiddleware(logger: logger))
+    router.middlewares.add(SiteGuardMiddleware(siteGuard: siteGuard))
     router.middlewares.add(
         FileMiddleware(WebEditor.publicDirectory, searchForIndexHtml: true))
     router.get("/api/health") { _, _ in

@@ -10,6 +10,14 @@ import Logging
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
+    /// Who may use the server (`--access`, `$EMOJIART_ACCESS`).
+    public var access: AccessMode = .local
+    /// The address people reach the server by (`--public-url`, `$EMOJIART_PUBLIC_URL`), e.g.
+    /// `https://emojiart.example.com` behind a proxy: its host is one of the server's own names
+    /// and pages served from it may change things.
+    public var publicURL: URL? = ProcessInfo.processInfo.environment["EMOJIART_PUBLIC_URL"].flatMap {
+        $0.isEmpty ? nil : URL(string: $0)
+    }
     /// The folder holding `emojiart.sqlite`; nil keeps everything in memory (lost on exit).
     public var dataDirectory: String? = ServerConfiguration.defaultDataDirectory
     public var durability: SQLiteDocumentStore.Durability = .full
@@ -61,6 +69,51 @@ public struct ServerConfiguration: Sendable {
     }
 
     public init() {}
+
+    /// Who may use the server.
+    public enum AccessMode: String, Sendable, CaseIterable {
+        /// One user on this machine, no sign-in: the server listens on loopback only and refuses
+        /// other sites (foreign `Host` and `Origin`).
+        case local
+        /// Users with passwords, sessions and tokens; documents shared by name or by link.
+        case accounts
+    }
+
+    /// Which requests come from places this server answers: its own names and origin.
+    public var siteGuard: SiteGuard { SiteGuard(publicURL: publicURL) }
+
+    /// Refuses settings that would open the server to others unguarded: in local mode it listens
+    /// on loopback only.
+    public func validateAccess() throws {
+        if let publicURL, SiteGuard.authority(of: publicURL) == nil {
+            throw ConfigurationError(
+                "--public-url must be an http or https address with a host, like https://emojiart.example.com.")
+        }
+        switch access {
+        case .local:
+            guard Self.isLoopback(host) else {
+                throw ConfigurationError(
+                    "Listening on \(host) would let other machines in without signing in: add --access accounts "
+                        + "(or EMOJIART_ACCESS=accounts), or listen on 127.0.0.1.")
+            }
+        case .accounts:
+            throw ConfigurationError(
+                "Accounts mode (--access accounts) is not available in this version yet: listen on 127.0.0.1.")
+        }
+    }
+
+    /// Whether an address to listen on is this machine's loopback: `localhost`, 127.0.0.0/8, `::1`.
+    public static func isLoopback(_ host: String) -> Bool {
+        var host = host.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        return bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+    }
 
     /// `$EMOJIART_DATA`, else `$XDG_DATA_HOME/emojiart`, else `~/.local/share/emojiart`.
     public static var defaultDataDirectory: String {
@@ -133,7 +186,7 @@ public struct ServerConfiguration: Sendable {
 public struct ConfigurationError: Error, CustomStringConvertible {
     public var description: String
 
-    init(_ description: String) {
+    public init(_ description: String) {
         self.description = description
     }
 }

@@ -48,9 +48,11 @@ def start_nginx(folder: Path, port: int, upstreams: list[str]) -> subprocess.Pop
 
 def test_the_example_nginx_config_in_front_of_two_servers(browser, tmp_path):
     database = fresh_database()
-    env = {"EMOJIART_DATABASE_URL": database}
+    port = free_port()
+    # Behind a proxy the servers are told the address people use (docs/DEPLOY.md): the proxy
+    # passes the host without its port, and pages from that origin may change things.
+    env = {"EMOJIART_DATABASE_URL": database, "EMOJIART_PUBLIC_URL": f"http://127.0.0.1:{port}"}
     with running_server(env=env) as a, running_server(env=env) as b:
-        port = free_port()
         nginx = start_nginx(tmp_path, port, [a.removeprefix("http://"), b.removeprefix("http://")])
         front = f"http://127.0.0.1:{port}"
         try:

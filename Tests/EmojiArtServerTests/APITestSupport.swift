@@ -10,12 +10,13 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
 /// Runs `body` against the API's router on an in-memory store.
-func withAPI(_ body: @Sendable (APIClient) async throws -> Void) async throws {
+func withAPI(siteGuard: SiteGuard = SiteGuard(), _ body: @Sendable (APIClient) async throws -> Void) async throws {
     let store = InMemoryDocumentStore()
     // The joke API is a closed port on loopback: router tests contact nothing outside.
     let jokes = JokeClient(endpoint: URL(string: "http://127.0.0.1:9/jokes")!, timeout: .seconds(2))
     let router = buildRouter(
-        library: DocumentLibrary(store: store), palettes: PaletteLibrary(store: store), jokes: jokes)
+        library: DocumentLibrary(store: store), palettes: PaletteLibrary(store: store), jokes: jokes,
+        siteGuard: siteGuard)
     let app = Application(router: router)
     try await app.test(.router) { client in
         try await body(APIClient(client: client))
@@ -39,13 +40,23 @@ struct APIClient: Sendable {
         var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
     }
 
-    func request(_ method: HTTPRequest.Method, _ uri: String, json: Any? = nil) async throws -> Reply {
-        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
-        return try await request(method, uri, bytes: body.map { Array($0.readableBytesView) })
+    /// A request with a JSON body (sent as `application/json`), or none.
+    func request(
+        _ method: HTTPRequest.Method, _ uri: String, json: Any? = nil, headers: HTTPFields = [:]
+    ) async throws -> Reply {
+        guard let json else { return try await request(method, uri, bytes: nil, headers: headers) }
+        var headers = headers
+        if headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        let body = try JSONSerialization.data(withJSONObject: json)
+        return try await request(method, uri, bytes: Array(body), headers: headers)
     }
 
-    func request(_ method: HTTPRequest.Method, _ uri: String, bytes: [UInt8]?) async throws -> Reply {
-        try await client.execute(uri: uri, method: method, body: bytes.map { ByteBuffer(bytes: $0) }) { response in
+    func request(
+        _ method: HTTPRequest.Method, _ uri: String, bytes: [UInt8]?, headers: HTTPFields = [:]
+    ) async throws -> Reply {
+        try await client.execute(uri: uri, method: method, headers: headers, body: bytes.map { ByteBuffer(bytes: $0) })
+        {
+            response in
             Reply(status: response.status, headers: response.headers, bytes: Array(response.body.readableBytesView))
         }
     }

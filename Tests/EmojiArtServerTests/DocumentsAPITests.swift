@@ -151,7 +151,9 @@ struct DocumentsAPITests {
                 #expect(reply.errorCode == code, "\(body): \(reply.text)")
                 #expect(reply.errorMessage?.isEmpty == false)
             }
-            let notJSON = try await api.request(.post, "/api/documents/\(id)/edits", bytes: Array("{not json".utf8))
+            let notJSON = try await api.request(
+                .post, "/api/documents/\(id)/edits", bytes: Array("{not json".utf8),
+                headers: [.contentType: "application/json"])
             #expect(notJSON.status == .badRequest)
             let state = try await api.request(.get, "/api/documents/\(id)")
             #expect(state.json["version"] as? Int == 2)

@@ -170,7 +170,7 @@ struct DocumentsController {
 
     @Sendable func edit(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
         let id = try documentID(context)
-        let bytes = try await collect(request, limit: BodyLimits.json)
+        let bytes = try await collectJSON(request)
         let submission: EditSubmission
         do {
             submission = try EditSubmission(json: bytes)
@@ -240,9 +240,20 @@ func collect(_ request: Request, limit: Int) async throws -> [UInt8] {
     }
 }
 
-/// Decodes a JSON body (at most 64 KiB); nil for an empty body when `allowEmpty`.
-func decode<T: Decodable>(_ type: T.Type, from request: Request, allowEmpty: Bool = false) async throws -> T? {
+/// Reads a JSON body (at most 64 KiB): `415` unless it comes as `application/json` (an empty
+/// body may come without a type). A page of another site can send `text/plain` without asking
+/// first; it can't send JSON.
+func collectJSON(_ request: Request) async throws -> [UInt8] {
+    let contentType = request.headers[.contentType]
+    if contentType != nil, !isJSONContentType(contentType) { throw APIError.notJSON }
     let bytes = try await collect(request, limit: BodyLimits.json)
+    if !bytes.isEmpty, contentType == nil { throw APIError.notJSON }
+    return bytes
+}
+
+/// Decodes a JSON body (``collectJSON(_:)``); nil for an empty body when `allowEmpty`.
+func decode<T: Decodable>(_ type: T.Type, from request: Request, allowEmpty: Bool = false) async throws -> T? {
+    let bytes = try await collectJSON(request)
     if bytes.isEmpty {
         if allowEmpty { return nil }
         throw APIError.badRequest("The request needs a JSON body.")
