@@ -56,14 +56,27 @@ let package = Package(
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .target(name: "CEmojiRender", dependencies: ["CPangoCairo"]),
         .target(name: "EmojiArtRender", dependencies: ["EmojiArtKit", "EmojiArtImaging", "CEmojiRender"]),
-        // Persistence: the DocumentStore protocol, an in-memory store for tests, SQLite through GRDB,
-        // PostgreSQL through postgres-nio.
+        // Persistence, without database drivers: one store protocol per aggregate (documents and
+        // their log, palettes, images, users, sessions, tokens, members, links), the SQL that is the
+        // same on SQLite and PostgreSQL written once against a small SQLDatabase protocol and its
+        // SQLDialect, and an in-memory store for tests.
         .target(
             name: "EmojiArtStore",
             dependencies: [
-                "EmojiArtKit", "EmojiArtImaging", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "EmojiArtKit", "EmojiArtImaging", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The SQLite driver (GRDB): the default store.
+        .target(
+            name: "EmojiArtStoreSQLite",
+            dependencies: ["EmojiArtKit", "EmojiArtStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The PostgreSQL driver (postgres-nio): several servers on one database.
+        .target(
+            name: "EmojiArtStorePostgres",
+            dependencies: [
+                "EmojiArtKit", "EmojiArtStore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -86,7 +99,8 @@ let package = Package(
         .target(
             name: "EmojiArtServer",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtStorePostgres", "EmojiArtLive",
+                "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender",
                 "EmojiArtJokes", "EmojiArtGame",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -103,7 +117,8 @@ let package = Package(
         .target(
             name: "EmojiArtCLI",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtServer", "EmojiArtFetch", "EmojiArtImaging",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtLive", "EmojiArtServer",
+                "EmojiArtFetch", "EmojiArtImaging",
                 "EmojiArtRender", "EmojiArtJokes", "EmojiArtGame",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -114,7 +129,8 @@ let package = Package(
         .executableTarget(
             name: "EmojiArtBenchmarks",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtServer", "EmojiArtRender", "CAllocationStats",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtStorePostgres", "EmojiArtLive",
+                "EmojiArtServer", "EmojiArtRender", "CAllocationStats",
                 "EmojiArtTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -129,17 +145,21 @@ let package = Package(
         .target(
             name: "EmojiArtTestSupport",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtStorePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(name: "EmojiArtKitTests", dependencies: ["EmojiArtKit", "EmojiArtTestSupport"]),
         .testTarget(name: "EmojiArtImagingTests", dependencies: ["EmojiArtImaging"]),
         .testTarget(
             name: "EmojiArtStoreTests",
             dependencies: [
-                "EmojiArtStore", "EmojiArtTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtStorePostgres", "EmojiArtTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive", "EmojiArtTestSupport"]),
+        .testTarget(
+            name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive", "EmojiArtStorePostgres", "EmojiArtTestSupport"]),
         .testTarget(
             name: "EmojiArtFetchTests",
             dependencies: [

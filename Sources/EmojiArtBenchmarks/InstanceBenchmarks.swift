@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import EmojiArtServer
 import EmojiArtStore
+import EmojiArtStorePostgres
 import EmojiArtTestSupport
 import Foundation
 import Logging
@@ -44,8 +45,10 @@ enum InstanceBenchmarks {
                 storeB.close()
             }
             let shared = configuration
-            let steps = try await ServerBenchmarks.withServer(shared, store: storeA) { baseA in
-                try await ServerBenchmarks.withServer(shared, store: storeB) { baseB in
+            let storesA = Stores(documents: storeA, database: storeA.sql)
+            let storesB = Stores(documents: storeB, database: storeB.sql)
+            let steps = try await ServerBenchmarks.withServer(shared, stores: storesA) { baseA in
+                try await ServerBenchmarks.withServer(shared, stores: storesB) { baseB in
                     try await measure(scenario, bases: [baseA, baseB], rates: rates, duration: duration, smoke: smoke)
                 }
             }

@@ -3,6 +3,7 @@ import EmojiArtKit
 import EmojiArtLive
 import EmojiArtServer
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import Hummingbird
 import NIOCore
@@ -59,7 +60,8 @@ enum ServerBenchmarks {
         let store = try SQLiteDocumentStore(path: try require(configuration.databasePath))
         let id = UUID()
         try await store.createDocument(
-            StoredDocument(id: id, document: big, version: 0, createdAt: Date(), updatedAt: Date()))
+            StoredDocument(id: id, document: big, version: 0, createdAt: Date(), updatedAt: Date()), owner: LocalUser.id
+        )
         var libraryTimes: [Double] = []
         for _ in 0..<(smoke ? 2 : 10) {
             let library = DocumentLibrary(store: try SQLiteDocumentStore(path: try require(configuration.databasePath)))
@@ -123,11 +125,11 @@ enum ServerBenchmarks {
 
     /// Runs a server for the duration of `body`, passing its base URL.
     static func withServer<T: Sendable>(
-        _ configuration: ServerConfiguration, store: (any DocumentStore)? = nil,
+        _ configuration: ServerConfiguration, stores: Stores? = nil,
         _ body: @escaping @Sendable (String) async throws -> T
     ) async throws -> T {
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-        let app = try buildApplication(configuration, store: store) { url in continuation.yield(url) }
+        let app = try buildApplication(configuration, stores: stores) { url in continuation.yield(url) }
         return try await whileServing(app, urls: urls, body)
     }
 

@@ -26,15 +26,20 @@ extension EmojiArtCommand {
             var database: String?
 
             func library() async throws -> PaletteLibrary {
+                PaletteLibrary(store: try await stores().palettes)
+            }
+
+            /// The stores `emojiart serve` with the same options uses.
+            func stores() async throws -> Stores {
                 var configuration = ServerConfiguration()
                 if let data { configuration.dataDirectory = data }
                 if let database { configuration.databaseURL = database }
                 if configuration.databaseURL != nil, data == nil {
-                    return PaletteLibrary(store: try await configuration.openStore(logger: .init(label: "emojiart")))
+                    return try await configuration.openStores(logger: .init(label: "emojiart"))
                 }
                 let folder = try require(configuration.dataDirectory)
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                return PaletteLibrary(store: try SQLiteDocumentStore(path: try require(configuration.databasePath)))
+                return try .sqlite(path: try require(configuration.databasePath))
             }
 
             private func require(_ value: String?) throws -> String {

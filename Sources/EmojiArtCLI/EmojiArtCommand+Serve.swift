@@ -2,6 +2,7 @@ import ArgumentParser
 import EmojiArtFetch
 import EmojiArtServer
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import Hummingbird
 import Logging
@@ -119,8 +120,8 @@ extension EmojiArtCommand {
             var logger = Logger(label: "emojiart")
             logger.logLevel = .info
             let storeDescription = configuration.storeDescription
-            let store = try await configuration.openStore(logger: logger)
-            let app = try buildApplication(configuration, store: store, logger: logger) { url in
+            let stores = try await configuration.openStores(logger: logger)
+            let app = try buildApplication(configuration, stores: stores, logger: logger) { url in
                 say("EmojiArt is running at \(url)")
                 say("Documents are stored in \(storeDescription). Press Ctrl-C to stop.")
             }

@@ -13,12 +13,12 @@ public actor BackgroundImages {
 
     private typealias Download = Task<Result<StoredImage, BackgroundImageError>, Never>
 
-    private let store: any DocumentStore
+    private let store: any ImageStore
     private let fetch: Fetch
     /// Each download in progress, with the callers still waiting for it.
     private var inFlight: [URL: (download: Download, waiters: Set<UUID>)] = [:]
 
-    public init(store: any DocumentStore, fetch: @escaping Fetch) {
+    public init(store: any ImageStore, fetch: @escaping Fetch) {
         self.store = store
         self.fetch = fetch
     }

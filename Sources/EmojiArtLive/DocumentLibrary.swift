@@ -97,7 +97,7 @@ public actor DocumentLibrary {
             await document.close(reason: .deleted)
         case .resync:
             for document in open.values { await document.catchUp() }
-        case .palettes:
+        case .palettes, .linkRevoked, .membersChanged:
             break
         }
     }
@@ -135,21 +135,22 @@ public actor DocumentLibrary {
         return document
     }
 
-    /// Creates and stores a new document.
-    public func create(_ document: EmojiArtDocument) async throws -> LiveDocumentState {
+    /// Creates and stores a new document, owned by `owner`.
+    public func create(_ document: EmojiArtDocument, owner: UUID = LocalUser.id) async throws -> LiveDocumentState {
         let date = now()
         let record = StoredDocument(id: UUID(), document: document, version: 0, createdAt: date, updatedAt: date)
-        try await store.createDocument(record)
+        try await store.createDocument(record, owner: owner)
         guard let live = try await self.document(record.id) else { throw StoreError.notFound(record.id) }
         return try await live.state()
     }
 
-    /// Copies a document as it is now into a new one with its own (empty) history.
-    public func duplicate(_ id: UUID, title: String?) async throws -> LiveDocumentState? {
+    /// Copies a document as it is now into a new one, owned by `owner`, with its own (empty)
+    /// history.
+    public func duplicate(_ id: UUID, title: String?, owner: UUID = LocalUser.id) async throws -> LiveDocumentState? {
         guard let source = try await withDocument(id, { try await $0.state() }) else { return nil }
         var copy = source.document
         try copy.apply(.retitle(title ?? DocumentLibrary.copyTitle(for: copy.title)))
-        return try await create(copy)
+        return try await create(copy, owner: owner)
     }
 
     /// Deletes a document; windows using it get ``LiveDocumentError/deleted``.

@@ -10,7 +10,9 @@ import Foundation
 /// Every window following the palettes (``subscribe()``) hears each new list; a change made to
 /// the store by another process (the CLI) is picked up by ``refreshFromStore()``.
 public actor PaletteLibrary {
-    private let store: any DocumentStore
+    private let store: any PaletteStore
+    /// Whose palettes these are.
+    public nonisolated let owner: UUID
     private var list: PaletteList?
     private var loading: Task<PaletteList, any Error>?
     private var lastSave: Task<Void, any Error>?
@@ -19,8 +21,9 @@ public actor PaletteLibrary {
     private var version = 1
     private var subscribers: [UUID: AsyncStream<PaletteSnapshot>.Continuation] = [:]
 
-    public init(store: any DocumentStore) {
+    public init(store: any PaletteStore, owner: UUID = LocalUser.id) {
         self.store = store
+        self.owner = owner
     }
 
     public func palettes() async throws -> [Palette] {
@@ -40,7 +43,7 @@ public actor PaletteLibrary {
         let store = self.store
         let save = Task {
             _ = await previous?.result
-            try await store.savePalettes(palettes)
+            try await store.savePalettes(palettes, owner: owner)
         }
         lastSave = save
         savesInFlight += 1
@@ -76,7 +79,9 @@ public actor PaletteLibrary {
     /// telling every subscriber. Does nothing while a save is in flight.
     public func refreshFromStore() async {
         guard let list, savesInFlight == 0 else { return }
-        guard let stored = try? await store.loadPalettes(), let fresh = try? PaletteList(stored) else { return }
+        guard let stored = try? await store.loadPalettes(owner: owner), let fresh = try? PaletteList(stored) else {
+            return
+        }
         // Unchanged here meanwhile, and different in the store.
         guard savesInFlight == 0, self.list == list, fresh != list else { return }
         self.list = fresh
@@ -103,9 +108,9 @@ public actor PaletteLibrary {
         let task =
             loading
             ?? Task {
-                if let stored = try await store.loadPalettes() { return try PaletteList(stored) }
+                if let stored = try await store.loadPalettes(owner: owner) { return try PaletteList(stored) }
                 let builtIns = PaletteList()
-                try await store.savePalettes(builtIns.palettes)
+                try await store.savePalettes(builtIns.palettes, owner: owner)
                 return builtIns
             }
         loading = task

@@ -14,33 +14,35 @@ import ServiceLifecycle
 /// call this.
 ///
 /// - Parameters:
-///   - store: the store, if already open (``ServerConfiguration/openStore(logger:)``); else the
-///     configured SQLite or in-memory store is opened.
+///   - stores: the stores, if already open (``ServerConfiguration/openStores(logger:)``); else the
+///     configured SQLite or in-memory ones are opened.
 ///   - onRunning: called with the URL once the server accepts connections.
 public func buildApplication(
-    _ configuration: ServerConfiguration, store: (any DocumentStore)? = nil, logger: Logger = Logger(label: "emojiart"),
+    _ configuration: ServerConfiguration, stores: Stores? = nil, logger: Logger = Logger(label: "emojiart"),
     onRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     try configuration.validateAccess()
-    let store = try store ?? configuration.makeStore()
+    let stores = try stores ?? configuration.makeStores()
     let fetcher = ImageFetcher(policy: configuration.fetchPolicy, limits: configuration.fetchLimits)
-    let images = BackgroundImages(store: store) { url in
+    let images = BackgroundImages(store: stores.images) { url in
         let fetched = try await fetcher.fetch(url)
         return try StoredImage(data: fetched.data)
     }
-    let library = DocumentLibrary(store: store, images: images, settings: configuration.library, logger: logger)
-    let palettes = PaletteLibrary(store: store)
+    let library = DocumentLibrary(
+        store: stores.documents, images: images, settings: configuration.library, logger: logger)
+    let palettes = PaletteLibrary(store: stores.palettes)
     let jokes = JokeClient(endpoint: configuration.jokesEndpoint)
     let game = GameChannel(
-        source: try configuration.makeGameSource(store: store, fetcher: fetcher, palettes: palettes), logger: logger)
+        source: try configuration.makeGameSource(images: stores.images, fetcher: fetcher, palettes: palettes),
+        logger: logger)
     let siteGuard = configuration.siteGuard
     let router = buildRouter(
-        library: library, palettes: palettes, jokes: jokes, siteGuard: siteGuard, logger: logger)
+        stores: stores, library: library, palettes: palettes, jokes: jokes, siteGuard: siteGuard, logger: logger)
     var services: [any Service] = [
         MaintenanceService(
             library: library, palettes: palettes, interval: configuration.maintenanceInterval, logger: logger)
     ]
-    if let shared = store as? any SharedDocumentStore {
+    if let shared = stores.shared {
         services.append(StoreChangeService(store: shared, library: library, palettes: palettes))
     }
     let host = configuration.host
@@ -62,8 +64,8 @@ public func buildApplication(
 
 /// The routes, for the application and for router-level tests.
 public func buildRouter(
-    library: DocumentLibrary, palettes: PaletteLibrary, jokes: JokeClient, siteGuard: SiteGuard = SiteGuard(),
-    logger: Logger = Logger(label: "emojiart")
+    stores: Stores, library: DocumentLibrary, palettes: PaletteLibrary, jokes: JokeClient,
+    siteGuard: SiteGuard = SiteGuard(), logger: Logger = Logger(label: "emojiart")
 ) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     // Outermost first: security headers go on every response, error responses included; then
@@ -74,11 +76,11 @@ public func buildRouter(
     router.middlewares.add(
         FileMiddleware(WebEditor.publicDirectory, searchForIndexHtml: true))
     router.get("/api/health") { _, _ in
-        HealthBody(status: "ok", store: library.store.kind)
+        HealthBody(status: "ok", store: stores.kind)
     }
-    DocumentsController(library: library).addRoutes(to: router.group("/api/documents"))
+    DocumentsController(library: library, images: stores.images).addRoutes(to: router.group("/api/documents"))
     PalettesController(palettes: palettes).addRoutes(to: router.group("/api/palettes"))
-    ImagesController(store: library.store, cache: ImageCache()).addRoutes(to: router.group("/api/images"))
+    ImagesController(store: stores.images, cache: ImageCache()).addRoutes(to: router.group("/api/images"))
     JokesController(jokes: jokes).addRoutes(to: router.group("/api/jokes"))
     WebEditor().addRoutes(to: router)
     return router

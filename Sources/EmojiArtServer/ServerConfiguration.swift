@@ -3,6 +3,8 @@ import EmojiArtGame
 import EmojiArtJokes
 import EmojiArtLive
 import EmojiArtStore
+import EmojiArtStorePostgres
+import EmojiArtStoreSQLite
 import Foundation
 import Logging
 
@@ -134,7 +136,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The game's picture source; a folder that cannot be used stops the server from starting.
     func makeGameSource(
-        store: any DocumentStore, fetcher: ImageFetcher, palettes: PaletteLibrary
+        images: any ImageStore, fetcher: ImageFetcher, palettes: PaletteLibrary
     ) throws -> any GameImageSource {
         switch gamePictures {
         case .emoji:
@@ -144,22 +146,21 @@ public struct ServerConfiguration: Sendable {
         case .folder(let path):
             do {
                 return try FolderImageSource(
-                    directory: URL(fileURLWithPath: path), images: GameImageStore(store: store))
+                    directory: URL(fileURLWithPath: path), images: GameImageStore(store: images))
             } catch {
                 throw ConfigurationError("--game-images: \(error.description)")
             }
         case .unsplash(let configuration):
             return UnsplashImageSource(
-                configuration: configuration, fetcher: fetcher, images: GameImageStore(store: store))
+                configuration: configuration, fetcher: fetcher, images: GameImageStore(store: images))
         }
     }
 
-    /// Opens the configured store: PostgreSQL (connected and migrated) if ``databaseURL`` is
-    /// set, else as ``makeStore()``.
-    public func openStore(logger: Logger) async throws -> any DocumentStore {
-        guard let databaseURL else { return try makeStore() }
-        return try await PostgresDocumentStore.open(
-            try PostgresDocumentStore.Connection(url: databaseURL), logger: logger)
+    /// Opens the configured stores: PostgreSQL (connected and migrated) if ``databaseURL`` is
+    /// set, else as ``makeStores()``.
+    public func openStores(logger: Logger) async throws -> Stores {
+        guard let databaseURL else { return try makeStores() }
+        return try await .postgres(try PostgresDocumentStore.Connection(url: databaseURL), logger: logger)
     }
 
     /// Where documents are kept, for the startup message (never with a password).
@@ -170,15 +171,15 @@ public struct ServerConfiguration: Sendable {
         return databasePath ?? "memory (nothing is saved)"
     }
 
-    /// Opens the SQLite or in-memory store, creating the data folder if needed.
-    func makeStore() throws -> any DocumentStore {
+    /// Opens the SQLite or in-memory stores, creating the data folder if needed.
+    public func makeStores() throws -> Stores {
         if databaseURL != nil {
             throw ConfigurationError(
-                "PostgreSQL is opened asynchronously: pass openStore()'s store to buildApplication")
+                "PostgreSQL is opened asynchronously: pass openStores()' stores to buildApplication")
         }
-        guard let dataDirectory, let databasePath else { return InMemoryDocumentStore() }
+        guard let dataDirectory, let databasePath else { return .inMemory() }
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        return try SQLiteDocumentStore(path: databasePath, durability: durability)
+        return try .sqlite(path: databasePath, durability: durability)
     }
 }
 

@@ -20,7 +20,7 @@ struct StoreChangeService: Service {
                 case .resync:
                     await palettes.refreshFromStore()
                     await library.storeChanged(change)
-                case .appended, .deleted:
+                case .appended, .deleted, .linkRevoked, .membersChanged:
                     await library.storeChanged(change)
                 }
             }

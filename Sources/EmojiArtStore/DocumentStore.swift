@@ -1,12 +1,14 @@
 import EmojiArtKit
 import Foundation
 
-/// Where documents, their edit logs and the palettes live. A document is stored as a snapshot
-/// (the native `.emojiart` bytes at some version) plus the log of changes after it; opening
-/// replays the log onto the snapshot, and compaction folds the log into a new snapshot.
+/// Where documents and their edit logs live. A document is stored as a snapshot (the native
+/// `.emojiart` bytes at some version) plus the log of changes after it; opening replays the log
+/// onto the snapshot, and compaction folds the log into a new snapshot.
 ///
-/// Implementations: ``InMemoryDocumentStore`` for tests, ``SQLiteDocumentStore`` (the default),
-/// ``PostgresDocumentStore`` (several servers on one database).
+/// One aggregate per protocol: palettes (``PaletteStore``), images (``ImageStore``), users,
+/// sessions, tokens, shares and links have stores of their own; ``Stores`` holds one of each.
+/// Implementations: ``InMemoryStore`` for tests, `SQLiteDocumentStore` (EmojiArtStoreSQLite,
+/// the default), `PostgresDocumentStore` (EmojiArtStorePostgres, several servers on one database).
 /// Every method either completes whole or throws and changes nothing.
 public protocol DocumentStore: Sendable {
     /// A short name for health checks and logs, e.g. "sqlite".
@@ -15,8 +17,9 @@ public protocol DocumentStore: Sendable {
     /// Every document's summary, most recently changed first.
     func listDocuments() async throws -> [DocumentSummary]
 
-    /// Stores a new document at version `version` with an empty log.
-    func createDocument(_ record: StoredDocument) async throws
+    /// Stores a new document at version `version` with an empty log, owned by `owner` (its
+    /// ``DocumentRole/owner`` membership is written in the same transaction).
+    func createDocument(_ record: StoredDocument, owner: UUID) async throws
 
     /// The document's latest snapshot and the log entries after it, in version order, or nil.
     func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])?
@@ -37,26 +40,9 @@ public protocol DocumentStore: Sendable {
     /// Ignored if the stored snapshot is already at that version or newer.
     func saveSnapshot(_ snapshot: StoredDocument) async throws
 
-    /// Deletes a document and its log. Returns false if there was no such document.
+    /// Deletes a document, its log, its members and its links. Returns false if there was no
+    /// such document.
     func deleteDocument(id: UUID) async throws -> Bool
-
-    /// The palettes in order, or nil if they have never been saved (first start).
-    func loadPalettes() async throws -> [Palette]?
-
-    /// Replaces the stored palettes.
-    func savePalettes(_ palettes: [Palette]) async throws
-
-    /// Stores an image; storing the same bytes again changes nothing.
-    func saveImage(_ image: StoredImage) async throws
-
-    /// The image with this id (its SHA-256), or nil.
-    func loadImage(id: String) async throws -> StoredImage?
-
-    /// Remembers which image a URL gave, so it is not downloaded again.
-    func saveImageSource(_ url: String, imageID: String) async throws
-
-    /// The image a URL gave before, or nil.
-    func imageID(forSource url: String) async throws -> String?
 }
 
 /// A store several servers share, telling each about the changes the others commit.
@@ -72,15 +58,24 @@ public enum StoreChange: Sendable, Equatable {
     case appended(UUID, version: Int)
     case deleted(UUID)
     case palettes
-    /// Changes may have been missed (the feed was reconnected): check everything.
+    /// A share link was revoked: connections it opened close.
+    case linkRevoked(UUID)
+    /// Who may see a document changed (shared with someone, or no longer): open connections
+    /// check their role again.
+    case membersChanged(UUID)
+    /// Changes may have been missed (the feed was reconnected), or too many to name (a user
+    /// removed with their documents): check everything.
     case resync
 
-    /// As announced between servers: `a <id> <version>`, `d <id>`, `p`.
+    /// As announced between servers: `a <id> <version>`, `d <id>`, `p`, `l <link id>`,
+    /// `m <document id>`, `r`.
     public var payload: String {
         switch self {
         case .appended(let id, let version): "a \(id.uuidString) \(version)"
         case .deleted(let id): "d \(id.uuidString)"
         case .palettes: "p"
+        case .linkRevoked(let id): "l \(id.uuidString)"
+        case .membersChanged(let id): "m \(id.uuidString)"
         case .resync: "r"
         }
     }
@@ -95,6 +90,12 @@ public enum StoreChange: Sendable, Equatable {
             guard let id = UUID(uuidString: String(parts[1])) else { return nil }
             self = .deleted(id)
         case ("p", 1): self = .palettes
+        case ("l", 2):
+            guard let id = UUID(uuidString: String(parts[1])) else { return nil }
+            self = .linkRevoked(id)
+        case ("m", 2):
+            guard let id = UUID(uuidString: String(parts[1])) else { return nil }
+            self = .membersChanged(id)
         case ("r", 1): self = .resync
         default: return nil
         }

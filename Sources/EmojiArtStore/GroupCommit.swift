@@ -1,7 +1,7 @@
 /// Gathers work that arrives while a write is in progress into the next write: the first caller
 /// writes its own item; callers arriving meanwhile queue, and one of them writes them all at once
 /// when the write in progress ends. Each caller gets its own item's result.
-actor GroupCommit<Item: Sendable> {
+package actor GroupCommit<Item: Sendable> {
     private struct Waiting {
         var item: Item
         var continuation: CheckedContinuation<Void, any Error>
@@ -10,9 +10,11 @@ actor GroupCommit<Item: Sendable> {
     private var queue: [Waiting] = []
     private var isWriting = false
 
+    package init() {}
+
     /// Writes `item` (with whatever else is waiting) through `write`, which returns one result
     /// per item in order, or throws to fail them all.
-    func submit(
+    package func submit(
         _ item: Item, write: @escaping @Sendable ([Item]) async throws -> [Result<Void, any Error>]
     ) async throws {
         try await withCheckedThrowingContinuation { continuation in

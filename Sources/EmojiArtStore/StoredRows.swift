@@ -3,14 +3,21 @@ import Foundation
 
 /// A document's row as the SQL stores keep it: the snapshot as native `.emojiart` bytes, dates
 /// in seconds since 1970.
-struct StoredSnapshotRow: Sendable {
-    var snapshot: Data
-    var snapshotVersion: Int
-    var createdAt: Double
-    var updatedAt: Double
+package struct StoredSnapshotRow: Sendable {
+    package var snapshot: Data
+    package var snapshotVersion: Int
+    package var createdAt: Double
+    package var updatedAt: Double
+
+    package init(snapshot: Data, snapshotVersion: Int, createdAt: Double, updatedAt: Double) {
+        self.snapshot = snapshot
+        self.snapshotVersion = snapshotVersion
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 
     /// The snapshot and the log after it, decoded; damaged bytes are ``StoreError/corrupt(_:)``.
-    func decoded(id: UUID, log: [StoredLogRow]) throws -> (snapshot: StoredDocument, log: [LogEntry]) {
+    package func decoded(id: UUID, log: [StoredLogRow]) throws -> (snapshot: StoredDocument, log: [LogEntry]) {
         let decoded: DecodedDocument
         do {
             decoded = try EmojiArtFile.read(Array(snapshot))
@@ -25,14 +32,14 @@ struct StoredSnapshotRow: Sendable {
 }
 
 /// A log entry as the SQL stores keep it: the edits encoded, the date in seconds since 1970.
-struct StoredLogRow: Sendable {
-    var version: Int
-    var edits: Data
-    var date: Double
-    var step: String?
-    var requestID: String?
+package struct StoredLogRow: Sendable {
+    package var version: Int
+    package var edits: Data
+    package var date: Double
+    package var step: String?
+    package var requestID: String?
 
-    init(version: Int, edits: Data, date: Double, step: String?, requestID: String?) {
+    package init(version: Int, edits: Data, date: Double, step: String?, requestID: String?) {
         self.version = version
         self.edits = edits
         self.date = date
@@ -40,13 +47,13 @@ struct StoredLogRow: Sendable {
         self.requestID = requestID
     }
 
-    init(_ entry: LogEntry) {
+    package init(_ entry: LogEntry) {
         self.init(
             version: entry.version, edits: Data(Edit.encodeList(entry.edits)), date: entry.date.timeIntervalSince1970,
             step: entry.step.storedForm, requestID: entry.requestID)
     }
 
-    func entry(of id: UUID) throws -> LogEntry {
+    package func entry(of id: UUID) throws -> LogEntry {
         do {
             return LogEntry(
                 version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date),

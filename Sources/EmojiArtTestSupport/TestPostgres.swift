@@ -1,4 +1,5 @@
 import EmojiArtStore
+import EmojiArtStorePostgres
 import Foundation
 import Logging
 import PostgresNIO
@@ -13,6 +14,12 @@ public enum TestPostgres {
     /// A store on a new, empty database, migrated.
     public static func freshStore() async throws -> PostgresDocumentStore {
         try await PostgresDocumentStore.open(try freshDatabase())
+    }
+
+    /// Every store on a new, empty database, migrated.
+    public static func freshStores() async throws -> Stores {
+        let documents = try await freshStore()
+        return Stores(documents: documents, database: documents.sql)
     }
 
     /// Creates a new database on the test server and returns where it is.

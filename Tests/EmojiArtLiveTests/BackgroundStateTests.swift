@@ -35,7 +35,7 @@ final class FakeImageServer: Sendable {
 @Suite("The background image state machine")
 struct BackgroundStateTests {
     let server = FakeImageServer()
-    let store = InMemoryDocumentStore()
+    let store = InMemoryStore()
 
     func makeLibrary() -> DocumentLibrary {
         DocumentLibrary(store: store, images: BackgroundImages(store: store, fetch: server.fetch))

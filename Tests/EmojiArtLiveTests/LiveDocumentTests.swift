@@ -6,8 +6,8 @@ import Synchronization
 import Testing
 
 /// A store that counts transactions and can be told to fail, around an in-memory one.
-final class InstrumentedStore: DocumentStore {
-    let base = InMemoryDocumentStore()
+final class InstrumentedStore: DocumentStore, PaletteStore, ImageStore {
+    let base = InMemoryStore()
     let appendCount = Atomic<Int>(0)
     let failAppends = Atomic<Bool>(false)
     /// Extra milliseconds each append, load and palette save takes, to force interleavings.
@@ -17,7 +17,9 @@ final class InstrumentedStore: DocumentStore {
 
     var kind: String { "instrumented" }
     func listDocuments() async throws -> [DocumentSummary] { try await base.listDocuments() }
-    func createDocument(_ record: StoredDocument) async throws { try await base.createDocument(record) }
+    func createDocument(_ record: StoredDocument, owner: UUID) async throws {
+        try await base.createDocument(record, owner: owner)
+    }
     func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
         let result = try await base.loadDocument(id: id)
         try await Task.sleep(for: .milliseconds(loadDelay.load(ordering: .relaxed)))
@@ -32,16 +34,16 @@ final class InstrumentedStore: DocumentStore {
     }
     func saveSnapshot(_ snapshot: StoredDocument) async throws { try await base.saveSnapshot(snapshot) }
     func deleteDocument(id: UUID) async throws -> Bool { try await base.deleteDocument(id: id) }
-    func loadPalettes() async throws -> [Palette]? { try await base.loadPalettes() }
+    func loadPalettes(owner: UUID) async throws -> [Palette]? { try await base.loadPalettes(owner: owner) }
     func saveImage(_ image: StoredImage) async throws { try await base.saveImage(image) }
     func saveImageSource(_ url: String, imageID: String) async throws {
         try await base.saveImageSource(url, imageID: imageID)
     }
     func imageID(forSource url: String) async throws -> String? { try await base.imageID(forSource: url) }
     func loadImage(id: String) async throws -> StoredImage? { try await base.loadImage(id: id) }
-    func savePalettes(_ palettes: [Palette]) async throws {
+    func savePalettes(_ palettes: [Palette], owner: UUID) async throws {
         try await Task.sleep(for: .milliseconds(saveDelay.load(ordering: .relaxed)))
-        try await base.savePalettes(palettes)
+        try await base.savePalettes(palettes, owner: owner)
     }
 }
 
@@ -268,12 +270,12 @@ struct LiveDocumentTests {
             try await group.waitForAll()
         }
         #expect(try await palettes.palettes().count == 39)
-        #expect(try await store.loadPalettes()?.count == 39)
+        #expect(try await store.loadPalettes(owner: LocalUser.id)?.count == 39)
         #expect(try await PaletteLibrary(store: store).palettes().count == 39)
     }
 
     @Test func paletteSubscribersHearEveryChangeAndChangesMadeToTheStoreElsewhere() async throws {
-        let store = InMemoryDocumentStore()
+        let store = InMemoryStore()
         let palettes = PaletteLibrary(store: store)
         let (current, updates) = try await palettes.subscribe()
         #expect(current.palettes.count == 9)
@@ -286,9 +288,9 @@ struct LiveDocumentTests {
         // A change that changes nothing is not news.
         try await palettes.update { try $0.rename(id: added.id, to: "Mine") }
         // Another process (the CLI) changes the store; the next refresh tells every window.
-        var stored = try #require(try await store.loadPalettes())
+        var stored = try #require(try await store.loadPalettes(owner: LocalUser.id))
         stored.removeLast()
-        try await store.savePalettes(stored)
+        try await store.savePalettes(stored, owner: LocalUser.id)
         await palettes.refreshFromStore()
         let second = try #require(await iterator.next())
         #expect(second.version == first.version + 1 && second.palettes.count == 9)
@@ -299,10 +301,10 @@ struct LiveDocumentTests {
     }
 
     @Test func palettesStartWithTheBuiltInsAndPersist() async throws {
-        let store = InMemoryDocumentStore()
+        let store = InMemoryStore()
         let palettes = PaletteLibrary(store: store)
         #expect(try await palettes.palettes().map(\.name).first == "Vehicles")
-        #expect(try await store.loadPalettes()?.count == 9)
+        #expect(try await store.loadPalettes(owner: LocalUser.id)?.count == 9)
         try await palettes.update { try $0.rename(id: $0.palettes[0].id, to: "Cars") }
         #expect(try await PaletteLibrary(store: store).palettes().first?.name == "Cars")
         await #expect(throws: EmojiArtError.self) {

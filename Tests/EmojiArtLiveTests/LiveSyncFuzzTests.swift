@@ -118,7 +118,7 @@ struct LiveSyncFuzzTests {
 
     static func run(seed: UInt64) async throws -> String? {
         var random = SplitMix64(seed: seed)
-        let store = InMemoryDocumentStore()
+        let store = InMemoryStore()
         let library = DocumentLibrary(store: store)
         var start = try EmojiArtDocument(title: "Fuzz")
         for index in 0..<8 {

@@ -1,5 +1,6 @@
 import EmojiArtKit
 import EmojiArtStore
+import EmojiArtStorePostgres
 import EmojiArtTestSupport
 import Foundation
 import Testing

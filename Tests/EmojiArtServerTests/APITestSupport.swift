@@ -11,11 +11,13 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath)
 
 /// Runs `body` against the API's router on an in-memory store.
 func withAPI(siteGuard: SiteGuard = SiteGuard(), _ body: @Sendable (APIClient) async throws -> Void) async throws {
-    let store = InMemoryDocumentStore()
+    let stores = Stores.inMemory()
     // The joke API is a closed port on loopback: router tests contact nothing outside.
     let jokes = JokeClient(endpoint: URL(string: "http://127.0.0.1:9/jokes")!, timeout: .seconds(2))
     let router = buildRouter(
-        library: DocumentLibrary(store: store), palettes: PaletteLibrary(store: store), jokes: jokes,
+        stores: stores, library: DocumentLibrary(store: stores.documents),
+        palettes: PaletteLibrary(store: stores.palettes),
+        jokes: jokes,
         siteGuard: siteGuard)
     let app = Application(router: router)
     try await app.test(.router) { client in

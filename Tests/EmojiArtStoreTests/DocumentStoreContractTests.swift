@@ -1,5 +1,6 @@
 import EmojiArtKit
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import EmojiArtTestSupport
 import Foundation
 import GRDB
@@ -8,28 +9,6 @@ import Testing
 /// The contract every ``DocumentStore`` keeps, run against each implementation.
 @Suite("Document stores keep the contract")
 struct DocumentStoreContractTests {
-    enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case memory, sqliteInMemory, sqliteFile, postgres
-
-        var testDescription: String { rawValue }
-
-        /// Every kind; PostgreSQL when a server for the tests is given ($EMOJIART_TEST_POSTGRES,
-        /// which scripts/test sets after starting a throwaway cluster).
-        static var available: [Kind] { TestPostgres.url == nil ? [.memory, .sqliteInMemory, .sqliteFile] : allCases }
-
-        func makeStore() async throws -> any DocumentStore {
-            switch self {
-            case .postgres: return try await TestPostgres.freshStore()
-            case .memory: return InMemoryDocumentStore()
-            case .sqliteInMemory: return try SQLiteDocumentStore(database: try DatabaseQueue())
-            case .sqliteFile:
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                return try SQLiteDocumentStore(path: folder.appendingPathComponent("test.sqlite").path)
-            }
-        }
-    }
-
     func record(title: String = "Doc", at date: Date = Date(timeIntervalSince1970: 1_000)) throws -> StoredDocument {
         StoredDocument(
             id: UUID(), document: try EmojiArtDocument(title: title), version: 0, createdAt: date, updatedAt: date)
@@ -43,13 +22,13 @@ struct DocumentStoreContractTests {
 
     /// Many documents appending at once (the SQLite store writes them in shared transactions):
     /// every append lands, and a conflicting one fails alone.
-    @Test(arguments: Kind.available)
-    func concurrentAppendsToManyDocumentsEachLandOrFailAlone(kind: Kind) async throws {
+    @Test(arguments: StoreKind.available)
+    func concurrentAppendsToManyDocumentsEachLandOrFailAlone(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
         var records: [StoredDocument] = []
         for index in 0..<12 {
             let stored = try record(title: "Doc \(index)")
-            try await store.createDocument(stored)
+            try await store.createDocument(stored, owner: LocalUser.id)
             records.append(stored)
         }
         let add = Edit.addEmoji(text: "🚚", position: Point(x: 0, y: 0), size: 40)
@@ -82,13 +61,13 @@ struct DocumentStoreContractTests {
         }
     }
 
-    @Test(arguments: Kind.available)
-    func createLoadAndList(kind: Kind) async throws {
+    @Test(arguments: StoreKind.available)
+    func createLoadAndList(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
         let first = try record(title: "First", at: Date(timeIntervalSince1970: 1_000))
         let second = try record(title: "Second 🎉", at: Date(timeIntervalSince1970: 2_000))
-        try await store.createDocument(first)
-        try await store.createDocument(second)
+        try await store.createDocument(first, owner: LocalUser.id)
+        try await store.createDocument(second, owner: LocalUser.id)
         #expect(try await store.listDocuments().map(\.title) == ["Second 🎉", "First"])
         let loaded = try #require(try await store.loadDocument(id: first.id))
         #expect(loaded.snapshot == first)
@@ -96,11 +75,11 @@ struct DocumentStoreContractTests {
         #expect(try await store.loadDocument(id: UUID()) == nil)
     }
 
-    @Test(arguments: Kind.available)
-    func appendedEntriesReplayInOrder(kind: Kind) async throws {
+    @Test(arguments: StoreKind.available)
+    func appendedEntriesReplayInOrder(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
         let stored = try record()
-        try await store.createDocument(stored)
+        try await store.createDocument(stored, owner: LocalUser.id)
         let date = Date(timeIntervalSince1970: 5_000)
         let entries = [
             LogEntry(version: 1, edits: [.addEmoji(text: "🚚", position: Point(x: 1, y: 2), size: 40)], date: date),
@@ -126,11 +105,11 @@ struct DocumentStoreContractTests {
         #expect(try await store.listDocuments().first?.emojiCount == 1)
     }
 
-    @Test(arguments: Kind.available)
-    func aStaleAppendIsAConflictAndChangesNothing(kind: Kind) async throws {
+    @Test(arguments: StoreKind.available)
+    func aStaleAppendIsAConflictAndChangesNothing(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
         let stored = try record()
-        try await store.createDocument(stored)
+        try await store.createDocument(stored, owner: LocalUser.id)
         let entry = LogEntry(version: 1, edits: [.retitle("A")], date: Date())
         try await store.append([entry], to: stored.id, summary: summary(stored, version: 1, emojiCount: 0, at: 1))
         let error = await #expect(throws: StoreError.self) {
@@ -147,11 +126,11 @@ struct DocumentStoreContractTests {
         #expect(notFound == .notFound(missing))
     }
 
-    @Test(arguments: Kind.available)
-    func snapshotsFoldTheLog(kind: Kind) async throws {
+    @Test(arguments: StoreKind.available)
+    func snapshotsFoldTheLog(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
         let stored = try record()
-        try await store.createDocument(stored)
+        try await store.createDocument(stored, owner: LocalUser.id)
         for version in 1...5 {
             try await store.append(
                 [
@@ -174,11 +153,11 @@ struct DocumentStoreContractTests {
         #expect(try await store.loadDocument(id: stored.id)?.snapshot.version == 5)
     }
 
-    @Test(arguments: Kind.available)
-    func deletingRemovesTheDocumentAndItsLog(kind: Kind) async throws {
+    @Test(arguments: StoreKind.available)
+    func deletingRemovesTheDocumentAndItsLog(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
         let stored = try record()
-        try await store.createDocument(stored)
+        try await store.createDocument(stored, owner: LocalUser.id)
         try await store.append(
             [LogEntry(version: 1, edits: [.retitle("A")], date: Date())], to: stored.id,
             summary: summary(stored, version: 1, emojiCount: 0, at: 1))
@@ -188,21 +167,21 @@ struct DocumentStoreContractTests {
         #expect(try await store.listDocuments().isEmpty)
     }
 
-    @Test(arguments: Kind.available)
-    func palettesAreNilUntilSavedThenKeepTheirOrder(kind: Kind) async throws {
-        let store = try await kind.makeStore()
-        #expect(try await store.loadPalettes() == nil)
+    @Test(arguments: StoreKind.available)
+    func palettesAreNilUntilSavedThenKeepTheirOrder(kind: StoreKind) async throws {
+        let store = try await kind.makeStores().palettes
+        #expect(try await store.loadPalettes(owner: LocalUser.id) == nil)
         var palettes = Palette.builtIns
         palettes.swapAt(0, 8)
-        try await store.savePalettes(palettes)
-        #expect(try await store.loadPalettes() == palettes)
-        try await store.savePalettes([palettes[3]])
-        #expect(try await store.loadPalettes() == [palettes[3]])
+        try await store.savePalettes(palettes, owner: LocalUser.id)
+        #expect(try await store.loadPalettes(owner: LocalUser.id) == palettes)
+        try await store.savePalettes([palettes[3]], owner: LocalUser.id)
+        #expect(try await store.loadPalettes(owner: LocalUser.id) == [palettes[3]])
     }
 
-    @Test(arguments: Kind.available)
-    func imagesAreStoredOncePerContent(kind: Kind) async throws {
-        let store = try await kind.makeStore()
+    @Test(arguments: StoreKind.available)
+    func imagesAreStoredOncePerContent(kind: StoreKind) async throws {
+        let store = try await kind.makeStores().images
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/images")
         let image = try StoredImage(data: try Data(contentsOf: fixtures.appendingPathComponent("red-7x5-lossy.webp")))
@@ -223,7 +202,7 @@ struct DocumentStoreContractTests {
         let stored = try record(title: "Kept")
         do {
             let store = try SQLiteDocumentStore(path: path)
-            try await store.createDocument(stored)
+            try await store.createDocument(stored, owner: LocalUser.id)
             try await store.append(
                 [LogEntry(version: 1, edits: [.addEmoji(text: "🐶", position: .zero, size: 9)], date: Date())],
                 to: stored.id, summary: summary(stored, version: 1, emojiCount: 1, at: 1))

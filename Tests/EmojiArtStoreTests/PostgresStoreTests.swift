@@ -1,5 +1,6 @@
 import EmojiArtKit
 import EmojiArtStore
+import EmojiArtStorePostgres
 import EmojiArtTestSupport
 import Foundation
 import Testing
@@ -34,7 +35,7 @@ struct PostgresStoreTests {
         let date = Date(timeIntervalSince1970: 1_000)
         let record = StoredDocument(
             id: UUID(), document: try EmojiArtDocument(title: "Shared"), version: 0, createdAt: date, updatedAt: date)
-        try await a.createDocument(record)
+        try await a.createDocument(record, owner: LocalUser.id)
         // Both instances race for every version; exactly one wins each.
         for version in 1...30 {
             let results = await withTaskGroup(of: Bool.self) { group in

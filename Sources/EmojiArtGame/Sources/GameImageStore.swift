@@ -4,9 +4,9 @@ import Foundation
 /// Keeps the game's pictures in the server's image store, where `/api/images/{id}` serves
 /// them: every pixel is decoded first (``StoredImage``), and the same picture is kept once.
 public struct GameImageStore: Sendable {
-    let store: any DocumentStore
+    let store: any ImageStore
 
-    public init(store: any DocumentStore) {
+    public init(store: any ImageStore) {
         self.store = store
     }
 

@@ -19,9 +19,9 @@ struct DocumentsController {
     let pictures: DocumentPictures
     let thumbnails: ThumbnailCache
 
-    init(library: DocumentLibrary) {
+    init(library: DocumentLibrary, images: any ImageStore) {
         self.library = library
-        let pictures = DocumentPictures(store: library.store)
+        let pictures = DocumentPictures(store: images)
         self.pictures = pictures
         self.thumbnails = ThumbnailCache { state in try await pictures.thumbnail(state) }
     }

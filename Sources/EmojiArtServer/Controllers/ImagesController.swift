@@ -7,7 +7,7 @@ import Hummingbird
 /// `/api/images`: content-addressed image bytes. The browser loads background images from here
 /// rather than from third parties; an image's URL never changes content, so it is cached forever.
 struct ImagesController {
-    let store: any DocumentStore
+    let store: any ImageStore
     let cache: ImageCache
 
     struct ImageBody: ResponseEncodable {

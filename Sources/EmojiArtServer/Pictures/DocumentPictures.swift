@@ -7,7 +7,7 @@ import Foundation
 
 /// Pictures of live documents, drawn with the server's stored copy of the background image.
 struct DocumentPictures: Sendable {
-    let store: any DocumentStore
+    let store: any ImageStore
 
     /// The longest side of a thumbnail, in pixels.
     static let thumbnailSide = 240.0

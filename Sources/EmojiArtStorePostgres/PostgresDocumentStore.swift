@@ -1,4 +1,5 @@
 import EmojiArtKit
+import EmojiArtStore
 import Foundation
 import Logging
 import PostgresNIO
@@ -6,9 +7,11 @@ import PostgresNIO
 /// The store for deployments that outgrow one machine: PostgreSQL through postgres-nio, so
 /// several servers can share one database that is already run and backed up.
 ///
-/// The tables mirror ``SQLiteDocumentStore``'s (`document`, `edit_log`, `palette`, `image`,
-/// `image_source`); dates are seconds since 1970 as `double precision`, so both stores give
-/// back exactly what they were given. The schema is versioned in `emojiart_migrations` and
+/// Its own tables are `document` and `edit_log`, like `SQLiteDocumentStore`'s; the other
+/// aggregates' tables (images, palettes, users, sessions, tokens, members, links) are kept by
+/// the shared SQL (``SharedSchema``, ``Stores/init(documents:database:)``) on the same database.
+/// Dates are seconds since 1970 as `double precision`, so both stores give back exactly what
+/// they were given. The schema is versioned in `emojiart_migrations` and
 /// brought up to date under an advisory lock when a server starts, so instances starting
 /// together migrate once.
 public final class PostgresDocumentStore: SharedDocumentStore {
@@ -81,11 +84,15 @@ public final class PostgresDocumentStore: SharedDocumentStore {
     }
 
     public let connection: Connection
-    let client: PostgresClient
-    private let running: Task<Void, Never>
+    private let pool: PostgresPool
+    var client: PostgresClient { pool.client }
     private let logger: Logger
 
     public var kind: String { "postgres" }
+
+    /// The same database, for the shared SQL (sharing this store's connections, which stay open
+    /// while either is in use).
+    public var sql: PostgresDatabase { PostgresDatabase(pool: pool, logger: logger) }
 
     /// Connects, brings the schema up to date, and starts the pool of connections. Fails at
     /// once, saying why, if the database cannot be reached or used.
@@ -113,22 +120,22 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         // The pool retries failed connections by itself; each retry is not news.
         var backgroundLogger = logger
         backgroundLogger.logLevel = max(logger.logLevel, .warning)
-        let client = PostgresClient(configuration: connection.clientConfiguration, backgroundLogger: backgroundLogger)
-        self.client = client
-        running = Task { await client.run() }
+        pool = PostgresPool(
+            PostgresClient(configuration: connection.clientConfiguration, backgroundLogger: backgroundLogger))
     }
 
-    deinit {
-        running.cancel()
-    }
-
-    /// Closes the connections; the store cannot be used afterwards.
+    /// Closes the connections; the store (and its ``sql``) cannot be used afterwards.
     public func close() {
-        running.cancel()
+        pool.close()
     }
 
-    /// The schema's history. Shipped migrations never change; new ones are appended.
-    static let migrations: [(version: Int, name: String, statements: [String])] = [
+    /// The schema's history: its own migrations, then the shared ones (numbered from 1000).
+    /// Shipped migrations never change; new ones are appended.
+    static let migrations: [(version: Int, name: String, statements: [String])] =
+        ownMigrations
+        + SharedSchema.migrations(.postgres).map { (1000 + $0.number, "shared: " + $0.name, $0.statements) }
+
+    private static let ownMigrations: [(version: Int, name: String, statements: [String])] = [
         (
             1, "documents, edit log, palettes, content-addressed images",
             [
@@ -196,7 +203,8 @@ public final class PostgresDocumentStore: SharedDocumentStore {
     public static var migrationVersions: [Int] { migrations.map(\.version) }
 
     /// Applies the migrations not yet applied, in one transaction under an advisory lock.
-    static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
+    /// - Parameter last: stop after this version (tests build an older database with it).
+    static func migrate(on connection: PostgresConnection, upTo last: Int = .max, logger: Logger) async throws {
         try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7152023)", logger: logger)
             try await connection.query(
@@ -212,6 +220,7 @@ public final class PostgresDocumentStore: SharedDocumentStore {
                 applied.insert(version)
             }
             for migration in migrations where !applied.contains(migration.version) {
+                guard migration.version <= last else { break }
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
@@ -249,15 +258,26 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         return summaries
     }
 
-    public func createDocument(_ record: StoredDocument) async throws {
+    public func createDocument(_ record: StoredDocument, owner: UUID) async throws {
         let snapshot = Data(EmojiArtFile.write(record.document, as: .native).bytes)
-        try await client.query(
-            """
-            INSERT INTO document (id, title, emoji_count, version, snapshot, snapshot_version, created_at, updated_at)
-            VALUES (\(record.id), \(record.document.title), \(record.document.emojis.count), \(record.version),
-                    \(snapshot), \(record.version), \(record.createdAt.timeIntervalSince1970),
-                    \(record.updatedAt.timeIntervalSince1970))
-            """, logger: logger)
+        let membership = try PostgresDatabase.query(SharedStatements.owner(owner, of: record.id))
+        do {
+            try await transaction { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO document (id, title, emoji_count, version, snapshot, snapshot_version, created_at, updated_at)
+                    VALUES (\(record.id), \(record.document.title), \(record.document.emojis.count), \(record.version),
+                            \(snapshot), \(record.version), \(record.createdAt.timeIntervalSince1970),
+                            \(record.updatedAt.timeIntervalSince1970))
+                    """, logger: self.logger)
+                try await connection.query(membership, logger: self.logger)
+            }
+        } catch {
+            if case SQLConstraintViolation.foreignKey = PostgresDatabase.translated(error) {
+                throw AccountStoreError.unknownUser
+            }
+            throw error
+        }
     }
 
     public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
@@ -388,70 +408,10 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         }
     }
 
-    public func loadPalettes() async throws -> [Palette]? {
-        var palettes: [Palette] = []
-        for try await (id, name, emojis) in try await client.query(
-            "SELECT id, name, emojis FROM palette ORDER BY position", logger: logger
-        ).decode((UUID, String, String).self) {
-            palettes.append(Palette(id: id, name: name, emojis: emojis))
-        }
-        return palettes.isEmpty ? nil : palettes
-    }
-
-    public func savePalettes(_ palettes: [Palette]) async throws {
-        try await transaction { connection in
-            try await connection.query("DELETE FROM palette", logger: self.logger)
-            for (position, palette) in palettes.enumerated() {
-                try await connection.query(
-                    """
-                    INSERT INTO palette (id, position, name, emojis)
-                    VALUES (\(palette.id), \(position), \(palette.name), \(palette.emojis))
-                    """, logger: self.logger)
-            }
-            try await Self.notify(.palettes, on: connection, logger: self.logger)
-        }
-    }
-
-    public func saveImage(_ image: StoredImage) async throws {
-        try await client.query(
-            """
-            INSERT INTO image (id, mime_type, width, height, bytes, created_at)
-            VALUES (\(image.id), \(image.mimeType), \(image.width), \(image.height), \(image.data),
-                    \(Date().timeIntervalSince1970))
-            ON CONFLICT (id) DO NOTHING
-            """, logger: logger)
-    }
-
-    public func loadImage(id: String) async throws -> StoredImage? {
-        for try await (mimeType, width, height, bytes) in try await client.query(
-            "SELECT mime_type, width, height, bytes FROM image WHERE id = \(id)", logger: logger
-        ).decode((String, Int, Int, Data).self) {
-            return StoredImage(id: id, mimeType: mimeType, width: width, height: height, data: bytes)
-        }
-        return nil
-    }
-
-    public func saveImageSource(_ url: String, imageID: String) async throws {
-        try await client.query(
-            """
-            INSERT INTO image_source (url, image_id) VALUES (\(url), \(imageID))
-            ON CONFLICT (url) DO UPDATE SET image_id = EXCLUDED.image_id
-            """, logger: logger)
-    }
-
-    public func imageID(forSource url: String) async throws -> String? {
-        for try await imageID in try await client.query(
-            "SELECT image_id FROM image_source WHERE url = \(url)", logger: logger
-        ).decode(String.self) {
-            return imageID
-        }
-        return nil
-    }
-
     // MARK: Changes from every server
 
     /// The channel changes are announced on (`NOTIFY`), inside the transaction that makes them.
-    static let channel = "emojiart_changes"
+    static let channel = SQLDialect.postgresChannel
 
     private static func notify(_ change: StoreChange, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("SELECT pg_notify(\(channel), \(change.payload))", logger: logger)

@@ -1,11 +1,14 @@
 import EmojiArtKit
+import EmojiArtStore
 import Foundation
 import GRDB
 
 /// The default store: one SQLite database (through GRDB) in WAL mode.
 ///
-/// Tables: `document` (summary columns plus the snapshot as native `.emojiart` bytes),
-/// `editLog` (one row per acknowledged change after the snapshot), `palette`.
+/// Tables of its own: `document` (summary columns plus the snapshot as native `.emojiart`
+/// bytes) and `editLog` (one row per acknowledged change after the snapshot). The tables of the
+/// other aggregates (images, palettes, users, sessions, tokens, members, links) are kept by the
+/// shared SQL (``SharedSchema``, ``Stores/init(documents:database:)``) on the same database.
 public final class SQLiteDocumentStore: DocumentStore {
     /// How hard SQLite works to make a commit survive.
     public enum Durability: String, Sendable, CaseIterable {
@@ -17,6 +20,8 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     private let database: any DatabaseWriter
+    /// The same database, for the shared SQL.
+    public var sql: SQLiteDatabase { SQLiteDatabase(database) }
     private let appends = GroupCommit<PendingAppend>()
 
     public var kind: String { "sqlite" }
@@ -97,6 +102,21 @@ public final class SQLiteDocumentStore: DocumentStore {
                     ALTER TABLE editLog ADD COLUMN requestId TEXT;
                     """)
         }
+        // The image tables as PostgreSQL names them, so one SQL serves both.
+        migrator.registerMigration("v5 image tables named for the shared SQL") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE image RENAME COLUMN mimeType TO mime_type;
+                    ALTER TABLE image RENAME COLUMN createdAt TO created_at;
+                    ALTER TABLE imageSource RENAME TO image_source;
+                    ALTER TABLE image_source RENAME COLUMN imageId TO image_id;
+                    """)
+        }
+        for migration in SharedSchema.migrations(.sqlite) {
+            migrator.registerMigration("shared \(migration.number) \(migration.name)") { db in
+                for statement in migration.statements { try db.execute(sql: statement) }
+            }
+        }
         return migrator
     }
 
@@ -114,19 +134,29 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
     }
 
-    public func createDocument(_ record: StoredDocument) async throws {
+    public func createDocument(_ record: StoredDocument, owner: UUID) async throws {
         let snapshot = Data(EmojiArtFile.write(record.document, as: .native).bytes)
-        try await database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO document (id, title, emojiCount, version, snapshot, snapshotVersion, createdAt, updatedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    record.id.uuidString, record.document.title, record.document.emojis.count, record.version, snapshot,
-                    record.version, record.createdAt.timeIntervalSince1970, record.updatedAt.timeIntervalSince1970,
-                ])
+        let membership = SharedStatements.owner(owner, of: record.id)
+        do {
+            try await database.write { db in
+                try Self.insert(record, snapshot: snapshot, in: db)
+                try db.execute(membership)
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            throw AccountStoreError.unknownUser
         }
+    }
+
+    private static func insert(_ record: StoredDocument, snapshot: Data, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO document (id, title, emojiCount, version, snapshot, snapshotVersion, createdAt, updatedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                record.id.uuidString, record.document.title, record.document.emojis.count, record.version, snapshot,
+                record.version, record.createdAt.timeIntervalSince1970, record.updatedAt.timeIntervalSince1970,
+            ])
     }
 
     public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
@@ -241,63 +271,6 @@ public final class SQLiteDocumentStore: DocumentStore {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id.uuidString])
             return db.changesCount == 1
-        }
-    }
-
-    public func loadPalettes() async throws -> [Palette]? {
-        let rows = try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, emojis FROM palette ORDER BY position").map {
-                row -> (String, String, String) in (row["id"], row["name"], row["emojis"])
-            }
-        }
-        guard !rows.isEmpty else { return nil }
-        return try rows.map { id, name, emojis in
-            Palette(id: try SQLiteDocumentStore.uuid(id), name: name, emojis: emojis)
-        }
-    }
-
-    public func savePalettes(_ palettes: [Palette]) async throws {
-        try await database.write { db in
-            try db.execute(sql: "DELETE FROM palette")
-            for (position, palette) in palettes.enumerated() {
-                try db.execute(
-                    sql: "INSERT INTO palette (id, position, name, emojis) VALUES (?, ?, ?, ?)",
-                    arguments: [palette.id.uuidString, position, palette.name, palette.emojis])
-            }
-        }
-    }
-
-    public func saveImage(_ image: StoredImage) async throws {
-        try await database.write { db in
-            try db.execute(
-                sql:
-                    "INSERT OR IGNORE INTO image (id, mimeType, width, height, bytes, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    image.id, image.mimeType, image.width, image.height, image.data, Date().timeIntervalSince1970,
-                ])
-        }
-    }
-
-    public func loadImage(id: String) async throws -> StoredImage? {
-        try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT mimeType, width, height, bytes FROM image WHERE id = ?", arguments: [id])
-                .map {
-                    StoredImage(
-                        id: id, mimeType: $0["mimeType"], width: $0["width"], height: $0["height"], data: $0["bytes"])
-                }
-        }
-    }
-
-    public func saveImageSource(_ url: String, imageID: String) async throws {
-        try await database.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO imageSource (url, imageId) VALUES (?, ?)", arguments: [url, imageID])
-        }
-    }
-
-    public func imageID(forSource url: String) async throws -> String? {
-        try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT imageId FROM imageSource WHERE url = ?", arguments: [url])
         }
     }
 

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The tables both SQL databases keep the same way, and their history: each driver applies
+/// these after its own migrations, in order, and records them with its own. Shipped migrations
+/// never change; new ones are appended.
+public enum SharedSchema {
+    public struct Migration: Sendable {
+        /// Counted from 1 among the shared migrations.
+        public var number: Int
+        public var name: String
+        public var statements: [String]
+    }
+
+    public static func migrations(_ dialect: SQLDialect) -> [Migration] {
+        let (uuid, real, integer) = (dialect.uuidType, dialect.realType, dialect.integerType)
+        let local = "'\(LocalUser.id.uuidString)'"
+        return [
+            Migration(
+                number: 1, name: "accounts, sessions, tokens, document members, share links, palettes per user",
+                statements: [
+                    """
+                    CREATE TABLE app_user (
+                        id \(uuid) PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        name_key TEXT NOT NULL UNIQUE,
+                        password_hash TEXT NOT NULL,
+                        is_admin \(integer) NOT NULL,
+                        created_at \(real) NOT NULL,
+                        password_changed_at \(real) NOT NULL
+                    )
+                    """,
+                    // The one user of local mode, who owns what was made before accounts. Its
+                    // name key is empty, so no one signs in as it; its hash matches no password.
+                    """
+                    INSERT INTO app_user (id, name, name_key, password_hash, is_admin, created_at, password_changed_at)
+                    VALUES (\(local), '\(LocalUser.name)', '', '!', 0, 0, 0)
+                    """,
+                    """
+                    CREATE TABLE user_palette (
+                        owner_id \(uuid) NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
+                        id \(uuid) NOT NULL,
+                        position \(integer) NOT NULL,
+                        name TEXT NOT NULL,
+                        emojis TEXT NOT NULL,
+                        PRIMARY KEY (owner_id, id)
+                    )
+                    """,
+                    """
+                    INSERT INTO user_palette (owner_id, id, position, name, emojis)
+                    SELECT \(local), id, position, name, emojis FROM palette
+                    """,
+                    "DROP TABLE palette",
+                    """
+                    CREATE TABLE user_session (
+                        token_hash TEXT PRIMARY KEY,
+                        user_id \(uuid) NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
+                        created_at \(real) NOT NULL,
+                        last_seen_at \(real) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX user_session_by_user ON user_session (user_id)",
+                    "CREATE INDEX user_session_by_last_seen ON user_session (last_seen_at)",
+                    """
+                    CREATE TABLE api_token (
+                        id \(uuid) PRIMARY KEY,
+                        token_hash TEXT NOT NULL UNIQUE,
+                        user_id \(uuid) NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL,
+                        created_at \(real) NOT NULL,
+                        last_used_at \(real)
+                    )
+                    """,
+                    "CREATE INDEX api_token_by_user ON api_token (user_id)",
+                    """
+                    CREATE TABLE document_member (
+                        document_id \(uuid) NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        user_id \(uuid) NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
+                        role TEXT NOT NULL,
+                        PRIMARY KEY (document_id, user_id)
+                    )
+                    """,
+                    "CREATE INDEX document_member_by_user ON document_member (user_id)",
+                    // What was made before accounts belongs to the local user.
+                    "INSERT INTO document_member (document_id, user_id, role) SELECT id, \(local), 'owner' FROM document",
+                    """
+                    CREATE TABLE share_link (
+                        id \(uuid) PRIMARY KEY,
+                        document_id \(uuid) NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        token TEXT NOT NULL UNIQUE,
+                        role TEXT NOT NULL,
+                        created_at \(real) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX share_link_by_document ON share_link (document_id)",
+                    """
+                    CREATE TABLE sign_in_failure (
+                        subject TEXT NOT NULL,
+                        at \(real) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX sign_in_failure_by_subject ON sign_in_failure (subject, at)",
+                ])
+        ]
+    }
+}
+
+/// Shared statements that the documents' own SQL runs inside its transactions.
+public enum SharedStatements {
+    /// Makes `user` the owner of a document just inserted.
+    public static func owner(_ user: UUID, of document: UUID) -> SQLStatement {
+        SQLStatement(
+            "INSERT INTO document_member (document_id, user_id, role) VALUES (?, ?, 'owner')",
+            [.uuid(document), .uuid(user)])
+    }
+}

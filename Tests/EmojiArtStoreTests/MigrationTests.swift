@@ -1,0 +1,85 @@
+import EmojiArtKit
+import EmojiArtStore
+import EmojiArtTestSupport
+import Foundation
+import GRDB
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import EmojiArtStorePostgres
+@testable import EmojiArtStoreSQLite
+
+/// Databases made by earlier versions are carried forward: what they hold belongs to the local
+/// user (and to the first admin once accounts are on), images and palettes keep their bytes.
+@Suite("Migrations carry existing databases forward")
+struct MigrationTests {
+    static let documentID = UUID()
+    static let paletteID = UUID()
+
+    @Test func anSQLiteDatabaseOfTheLastReleaseKeepsEverything() async throws {
+        let queue = try DatabaseQueue()
+        try SQLiteDocumentStore.migrator.migrate(queue, upTo: "v4 log steps and request ids")
+        let snapshot = Data(EmojiArtFile.write(try EmojiArtDocument(title: "Before"), as: .native).bytes)
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO document (id, title, emojiCount, version, snapshot, snapshotVersion, createdAt, updatedAt)
+                    VALUES (?, 'Before', 0, 0, ?, 0, 1, 1);
+                    INSERT INTO palette (id, position, name, emojis) VALUES (?, 0, 'Old', '🐶🐱');
+                    INSERT INTO image (id, mimeType, width, height, bytes, createdAt) VALUES ('abc', 'image/png', 1, 2, x'00', 1);
+                    INSERT INTO imageSource (url, imageId) VALUES ('https://example.com/a.png', 'abc');
+                    """,
+                arguments: [Self.documentID.uuidString, snapshot, Self.paletteID.uuidString])
+        }
+        try await expectCarriedForward(try .sqlite(queue))
+    }
+
+    @Test(.enabled(if: TestPostgres.url != nil, "needs $EMOJIART_TEST_POSTGRES (scripts/test)"))
+    func aPostgreSQLDatabaseOfTheLastReleaseKeepsEverything() async throws {
+        let database = try await TestPostgres.freshDatabase()
+        let logger = Logger(label: "migration-test")
+        let connection = try await database.connect(logger: logger)
+        let snapshot = Data(EmojiArtFile.write(try EmojiArtDocument(title: "Before"), as: .native).bytes)
+        do {
+            try await PostgresDocumentStore.migrate(on: connection, upTo: 2, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO document (id, title, emoji_count, version, snapshot, snapshot_version, created_at, updated_at)
+                VALUES (\(Self.documentID), 'Before', 0, 0, \(snapshot), 0, 1, 1)
+                """, logger: logger)
+            try await connection.query(
+                "INSERT INTO palette (id, position, name, emojis) VALUES (\(Self.paletteID), 0, 'Old', '🐶🐱')",
+                logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO image (id, mime_type, width, height, bytes, created_at)
+                VALUES ('abc', 'image/png', 1, 2, '\\x00'::bytea, 1)
+                """, logger: logger)
+            try await connection.query(
+                "INSERT INTO image_source (url, image_id) VALUES ('https://example.com/a.png', 'abc')", logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+        try await expectCarriedForward(try await .postgres(database))
+    }
+
+    private func expectCarriedForward(_ stores: Stores) async throws {
+        #expect(try await stores.documents.loadCurrent(id: Self.documentID)?.document.title == "Before")
+        #expect(try await stores.shares.role(of: LocalUser.id, on: Self.documentID) == .owner)
+        #expect(
+            try await stores.palettes.loadPalettes(owner: LocalUser.id) == [
+                Palette(id: Self.paletteID, name: "Old", emojis: "🐶🐱")
+            ])
+        #expect(try await stores.images.loadImage(id: "abc")?.data == Data([0]))
+        #expect(try await stores.images.imageID(forSource: "https://example.com/a.png") == "abc")
+        // Accounts turned on: the first admin takes it all over.
+        let admin = User(name: "admin", isAdmin: true)
+        try await stores.users.addUser(admin, passwordHash: "x")
+        #expect(try await stores.users.transferData(from: LocalUser.id, to: admin.id) == 1)
+        #expect(try await stores.shares.documents(of: admin.id) == [Self.documentID: .owner])
+        #expect(try await stores.palettes.loadPalettes(owner: admin.id)?.first?.name == "Old")
+    }
+}
