@@ -30,3 +30,12 @@ func say(_ line: String) {
 func warn(_ line: String) {
     Console.current.standardError(line)
 }
+
+/// A command that could not do what was asked, said as one sentence (exit status 1).
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

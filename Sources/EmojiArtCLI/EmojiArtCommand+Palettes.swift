@@ -14,48 +14,20 @@ extension EmojiArtCommand {
                 Works on the database `emojiart serve` uses (the same --data folder and \
                 $EMOJIART_DATA, or the same --database and $EMOJIART_DATABASE_URL), also while the \
                 server runs: open editors show the change within about a second. A palette is \
-                named by its name or its id.
+                named by its name or its id. In accounts mode each user has palettes of their own: \
+                --user NAME works on theirs.
                 """,
             subcommands: [List.self, Add.self, Rename.self, Remove.self, Import.self])
-
-        struct StoreOptions: ParsableArguments {
-            @Option(help: "The server's data folder ($EMOJIART_DATA).")
-            var data: String?
-
-            @Option(help: "The server's PostgreSQL database, if it uses one ($EMOJIART_DATABASE_URL).")
-            var database: String?
-
-            func library() async throws -> PaletteLibrary {
-                PaletteLibrary(store: try await stores().palettes)
-            }
-
-            /// The stores `emojiart serve` with the same options uses.
-            func stores() async throws -> Stores {
-                var configuration = ServerConfiguration()
-                if let data { configuration.dataDirectory = data }
-                if let database { configuration.databaseURL = database }
-                if configuration.databaseURL != nil, data == nil {
-                    return try await configuration.openStores(logger: .init(label: "emojiart"))
-                }
-                let folder = try require(configuration.dataDirectory)
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                return try .sqlite(path: try require(configuration.databasePath))
-            }
-
-            private func require(_ value: String?) throws -> String {
-                guard let value else { throw ValidationError("No data folder; use --data.") }
-                return value
-            }
-        }
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Print every palette, in order.")
             @OptionGroup var store: StoreOptions
+            @OptionGroup var owner: PaletteOwner
             @Flag(help: "Print the palettes as JSON (the 2023 app's palette format, which `import` reads).")
             var json = false
 
             func run() async throws {
-                let palettes = try await store.library().palettes()
+                let palettes = try await store.library(of: owner.user).palettes()
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
@@ -76,6 +48,7 @@ extension EmojiArtCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Add a palette (only emoji are kept, duplicates dropped).")
             @OptionGroup var store: StoreOptions
+            @OptionGroup var owner: PaletteOwner
             @Argument(help: "The new palette's name.") var name: String
             @Argument(help: "Its emojis.") var emojis: String = ""
             @Option(help: "Its position, 1 for the first (default: the end).") var at: Int?
@@ -83,7 +56,7 @@ extension EmojiArtCommand {
             func run() async throws {
                 let palette = Palette(name: name, emojis: emojis)
                 let index = at.map { $0 - 1 }
-                let added = try await store.library().update { try $0.insert(palette, at: index) }
+                let added = try await store.library(of: owner.user).update { try $0.insert(palette, at: index) }
                 say("Added \(added.name) \(added.emojis) (\(added.id)).")
             }
         }
@@ -91,11 +64,12 @@ extension EmojiArtCommand {
         struct Rename: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Rename a palette.")
             @OptionGroup var store: StoreOptions
+            @OptionGroup var owner: PaletteOwner
             @Argument(help: "The palette's name or id.") var palette: String
             @Argument(help: "Its new name.") var newName: String
 
             func run() async throws {
-                let library = try await store.library()
+                let library = try await store.library(of: owner.user)
                 let id = try await find(palette, in: library)
                 try await library.update { try $0.rename(id: id, to: newName) }
                 say("Renamed \(palette) to \(newName).")
@@ -106,10 +80,11 @@ extension EmojiArtCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Delete a palette (the last one can never be deleted).")
             @OptionGroup var store: StoreOptions
+            @OptionGroup var owner: PaletteOwner
             @Argument(help: "The palette's name or id.") var palette: String
 
             func run() async throws {
-                let library = try await store.library()
+                let library = try await store.library(of: owner.user)
                 let id = try await find(palette, in: library)
                 try await library.update { try $0.remove(id: id) }
                 say("Removed \(palette).")
@@ -120,11 +95,14 @@ extension EmojiArtCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Add the palettes in a palette file (the original apps' stored palette JSON).")
             @OptionGroup var store: StoreOptions
+            @OptionGroup var owner: PaletteOwner
             @Argument(help: "The palette file.") var file: String
 
             func run() async throws {
                 let imported = try PaletteFile.read(DocumentFile.readBytes(file, limit: PaletteFile.maximumBytes))
-                let (added, skipped) = try await store.library().update { try $0.importPalettes(imported) }
+                let (added, skipped) = try await store.library(of: owner.user).update {
+                    try $0.importPalettes(imported)
+                }
                 say(
                     "Imported \(added) \(added == 1 ? "palette" : "palettes")\(skipped > 0 ? "; \(skipped) already there" : "")."
                 )

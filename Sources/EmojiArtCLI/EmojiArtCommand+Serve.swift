@@ -34,6 +34,14 @@ extension EmojiArtCommand {
 
         @Option(
             help: """
+                In accounts mode, whether anyone may make themselves an account on the sign-in page: \
+                open or closed ($EMOJIART_SIGNUP). Closed: the admin adds users (emojiart users add).
+                """)
+        var signup: String =
+            ProcessInfo.processInfo.environment["EMOJIART_SIGNUP"].flatMap { $0.isEmpty ? nil : $0 } ?? "closed"
+
+        @Option(
+            help: """
                 The address people reach the server by, e.g. https://emojiart.example.com behind a \
                 proxy: requests for its host are served and pages from it may make changes; share \
                 links are built on it ($EMOJIART_PUBLIC_URL).
@@ -81,8 +89,11 @@ extension EmojiArtCommand {
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
-            guard ServerConfiguration.AccessMode(rawValue: access) != nil else {
+            guard AccessSettings.Mode(rawValue: access) != nil else {
                 throw ValidationError("--access must be local or accounts.")
+            }
+            guard signup == "open" || signup == "closed" else {
+                throw ValidationError("--signup must be open or closed.")
             }
             guard SQLiteDocumentStore.Durability(rawValue: durability) != nil else {
                 throw ValidationError("--durability must be full or normal.")
@@ -100,7 +111,8 @@ extension EmojiArtCommand {
             var configuration = ServerConfiguration()
             configuration.host = host
             configuration.port = port
-            configuration.access = ServerConfiguration.AccessMode(rawValue: access) ?? .local
+            configuration.access = AccessSettings.Mode(rawValue: access) ?? .local
+            configuration.openSignup = signup == "open"
             if let publicURL {
                 guard let url = URL(string: publicURL) else {
                     throw ConfigurationError("--public-url \(publicURL) is not a URL.")

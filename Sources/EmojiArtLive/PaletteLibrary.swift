@@ -125,3 +125,26 @@ public struct PaletteSnapshot: Sendable, Equatable {
     public var version: Int
     public var palettes: [Palette]
 }
+
+/// Each user's palettes: one ``PaletteLibrary`` per user (in local mode, the local user's),
+/// made when first asked for and kept while the server runs.
+public actor PaletteLibraries {
+    private let store: any PaletteStore
+    private var libraries: [UUID: PaletteLibrary] = [:]
+
+    public init(store: any PaletteStore) {
+        self.store = store
+    }
+
+    public func library(for owner: UUID) -> PaletteLibrary {
+        if let library = libraries[owner] { return library }
+        let library = PaletteLibrary(store: store, owner: owner)
+        libraries[owner] = library
+        return library
+    }
+
+    /// Every open library picks up changes made to the store elsewhere (the CLI, other servers).
+    public func refreshFromStore() async {
+        for library in libraries.values { await library.refreshFromStore() }
+    }
+}

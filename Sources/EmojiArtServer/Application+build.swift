@@ -30,27 +30,35 @@ public func buildApplication(
     }
     let library = DocumentLibrary(
         store: stores.documents, images: images, settings: configuration.library, logger: logger)
-    let palettes = PaletteLibrary(store: stores.palettes)
-    let jokes = JokeClient(endpoint: configuration.jokesEndpoint)
+    let components = ServerComponents(
+        stores: stores, library: library, jokes: JokeClient(endpoint: configuration.jokesEndpoint),
+        settings: configuration.accessSettings, siteGuard: configuration.siteGuard, publicURL: configuration.publicURL)
+    // In local mode the game draws from the local user's palettes; with accounts, from the
+    // built-ins, so no one's palettes show in another's game.
+    let gamePalettes =
+        configuration.access == .local
+        ? PaletteLibrary(store: stores.palettes) : components.builtInPalettes
     let game = GameChannel(
-        source: try configuration.makeGameSource(images: stores.images, fetcher: fetcher, palettes: palettes),
+        source: try configuration.makeGameSource(images: stores.images, fetcher: fetcher, palettes: gamePalettes),
         logger: logger)
-    let siteGuard = configuration.siteGuard
-    let router = buildRouter(
-        stores: stores, library: library, palettes: palettes, jokes: jokes, siteGuard: siteGuard, logger: logger)
+    let router = buildRouter(components, logger: logger)
     var services: [any Service] = [
         MaintenanceService(
-            library: library, palettes: palettes, interval: configuration.maintenanceInterval, logger: logger)
+            library: library, palettes: components.palettes, sessions: stores.sessions, grants: components.grants,
+            settings: configuration.accessSettings, interval: configuration.maintenanceInterval, logger: logger)
     ]
     if let shared = stores.shared {
-        services.append(StoreChangeService(store: shared, library: library, palettes: palettes))
+        services.append(
+            StoreChangeService(
+                store: shared, library: library, palettes: components.palettes, grants: components.grants))
     }
     let host = configuration.host
     return Application(
         router: router,
         server: .guardedWebSocketUpgrade(
-            webSocketRouter: buildLiveRouter(library: library, palettes: palettes, game: game, logger: logger),
-            siteGuard: siteGuard, configuration: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes)),
+            webSocketRouter: buildLiveRouter(components, game: game, logger: logger),
+            siteGuard: components.siteGuard,
+            configuration: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes)),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
         services: services,
         onServerRunning: { channel in
@@ -62,38 +70,94 @@ public func buildApplication(
     )
 }
 
+/// Everything the routes work with, made once: the stores, the live libraries, and who may do
+/// what.
+public struct ServerComponents: Sendable {
+    public let stores: Stores
+    public let library: DocumentLibrary
+    public let palettes: PaletteLibraries
+    /// The built-in palettes, for visitors without an account.
+    let builtInPalettes: PaletteLibrary
+    public let jokes: JokeClient
+    public let settings: AccessSettings
+    let siteGuard: SiteGuard
+    let publicURL: URL?
+    let authenticator: Authenticator
+    let documentAccess: DocumentAccess
+    let grants: LiveGrants
+    let hasher: PasswordHasher
+
+    /// - Parameter library: the documents' live library; one without background fetching when
+    ///   nil (router tests).
+    public init(
+        stores: Stores, library: DocumentLibrary? = nil, jokes: JokeClient, settings: AccessSettings = AccessSettings(),
+        siteGuard: SiteGuard = SiteGuard(), publicURL: URL? = nil
+    ) {
+        self.stores = stores
+        self.library = library ?? DocumentLibrary(store: stores.documents)
+        palettes = PaletteLibraries(store: stores.palettes)
+        builtInPalettes = PaletteLibrary(store: InMemoryStore())
+        self.jokes = jokes
+        self.settings = settings
+        self.siteGuard = siteGuard
+        self.publicURL = publicURL
+        authenticator = Authenticator(
+            settings: settings, sessions: stores.sessions, tokens: stores.tokens, links: stores.links)
+        documentAccess = DocumentAccess(mode: settings.mode, shares: stores.shares)
+        grants = LiveGrants(access: documentAccess, authenticator: authenticator)
+        hasher = PasswordHasher(cost: settings.passwordCost)
+    }
+}
+
 /// The routes, for the application and for router-level tests.
-public func buildRouter(
-    stores: Stores, library: DocumentLibrary, palettes: PaletteLibrary, jokes: JokeClient,
-    siteGuard: SiteGuard = SiteGuard(), logger: Logger = Logger(label: "emojiart")
-) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(label: "emojiart"))
+    -> Router<AppRequestContext>
+{
+    let router = Router(context: AppRequestContext.self)
     // Outermost first: security headers go on every response, error responses included; then
-    // who is asking, before any file or route is looked at.
+    // who is asking — from where, and who — before any file or route is looked at.
     router.middlewares.add(SecurityHeadersMiddleware())
     router.middlewares.add(APIErrorMiddleware(logger: logger))
-    router.middlewares.add(SiteGuardMiddleware(siteGuard: siteGuard))
+    router.middlewares.add(SiteGuardMiddleware(siteGuard: components.siteGuard))
+    router.middlewares.add(AuthenticationMiddleware(authenticator: components.authenticator))
     router.middlewares.add(
         FileMiddleware(WebEditor.publicDirectory, searchForIndexHtml: true))
+    let stores = components.stores
+    let settings = components.settings
     router.get("/api/health") { _, _ in
-        HealthBody(status: "ok", store: stores.kind)
+        HealthBody(
+            status: "ok", store: stores.kind, access: settings.mode.rawValue,
+            signup: settings.mode == .accounts && settings.openSignup)
     }
-    DocumentsController(library: library, images: stores.images).addRoutes(to: router.group("/api/documents"))
-    PalettesController(palettes: palettes).addRoutes(to: router.group("/api/palettes"))
+    let documents = router.group("/api/documents")
+    DocumentsController(library: components.library, images: stores.images, access: components.documentAccess)
+        .addRoutes(to: documents)
+    SharingController(
+        access: components.documentAccess, users: stores.users, shares: stores.shares, links: stores.links,
+        grants: components.grants, settings: components.settings, publicURL: components.publicURL
+    ).addRoutes(documents: documents, router: router)
+    SessionController(
+        settings: components.settings, users: stores.users, sessions: stores.sessions, hasher: components.hasher,
+        grants: components.grants
+    ).addRoutes(session: router.group("/api/session"), users: router.group("/api/users"))
+    PalettesController(palettes: components.palettes, builtIns: components.builtInPalettes)
+        .addRoutes(to: router.group("/api/palettes"))
     ImagesController(store: stores.images, cache: ImageCache()).addRoutes(to: router.group("/api/images"))
-    JokesController(jokes: jokes).addRoutes(to: router.group("/api/jokes"))
+    JokesController(jokes: components.jokes).addRoutes(to: router.group("/api/jokes"))
     WebEditor().addRoutes(to: router)
     return router
 }
 
 /// The WebSocket routes: `/api/documents/{id}/live` (``LiveChannel``), `/api/palettes/live`
-/// (``PaletteChannel``) and `/api/game/live` (``GameChannel``).
-func buildLiveRouter(
-    library: DocumentLibrary, palettes: PaletteLibrary, game: GameChannel, logger: Logger
-) -> Router<BasicWebSocketRequestContext> {
-    let router = Router(context: BasicWebSocketRequestContext.self)
+/// (``PaletteChannel``) and `/api/game/live` (``GameChannel``). Who is asking is found out
+/// before the upgrade; whether they may is said with a close code after it, which a browser
+/// can read (it can't read an HTTP status).
+func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: Logger) -> Router<LiveRequestContext> {
+    let router = Router(context: LiveRequestContext.self)
     router.middlewares.add(SecurityHeadersMiddleware())
-    let channel = LiveChannel(library: library, logger: logger)
+    router.middlewares.add(LiveAuthenticationMiddleware(authenticator: components.authenticator))
+    let channel = LiveChannel(
+        library: components.library, access: components.documentAccess, grants: components.grants, logger: logger)
     router.ws("/api/documents/{id}/live") { request, context in
         guard context.parameters.get("id").flatMap(UUID.init(uuidString:)) != nil else { return .dontUpgrade }
         let version = request.uri.queryParameters.get("version")
@@ -103,17 +167,30 @@ func buildLiveRouter(
         let id = context.requestContext.parameters.get("id").flatMap(UUID.init(uuidString:))
         let version = context.request.uri.queryParameters.get("version").flatMap { Int($0) }
         guard let id else { return }
-        await channel.run(document: id, since: version, inbound: inbound, outbound: outbound)
+        await channel.run(
+            document: id, since: version, access: context.requestContext.access, inbound: inbound, outbound: outbound)
     }
-    let paletteChannel = PaletteChannel(palettes: palettes, logger: logger)
+    let paletteChannel = PaletteChannel(logger: logger)
+    let (palettes, builtIns) = (components.palettes, components.builtInPalettes)
     router.ws("/api/palettes/live") { _, _ in
         .upgrade([:])
-    } onUpgrade: { inbound, outbound, _ in
-        await paletteChannel.run(inbound: inbound, outbound: outbound)
+    } onUpgrade: { inbound, outbound, context in
+        let access = context.requestContext.access
+        guard access.isSomeone else {
+            try? await outbound.close(.unknown(LiveChannel.CloseCode.unauthorized.rawValue), reason: "Sign in.")
+            return
+        }
+        let library = if let owner = access.requester.userID { await palettes.library(for: owner) } else { builtIns }
+        await paletteChannel.run(palettes: library, inbound: inbound, outbound: outbound)
     }
     router.ws("/api/game/live") { _, _ in
         .upgrade([:])
-    } onUpgrade: { inbound, outbound, _ in
+    } onUpgrade: { inbound, outbound, context in
+        // Each level spends calls to outside services: for people with an account.
+        guard context.requestContext.access.requester.userID != nil else {
+            try? await outbound.close(.unknown(LiveChannel.CloseCode.unauthorized.rawValue), reason: "Sign in to play.")
+            return
+        }
         await game.run(inbound: inbound, outbound: outbound)
     }
     return router
@@ -122,4 +199,7 @@ func buildLiveRouter(
 struct HealthBody: ResponseEncodable {
     var status: String
     var store: String
+    /// `local` or `accounts`, so the sign-in page knows whether there is anything to sign in to.
+    var access: String
+    var signup: Bool
 }

@@ -1,4 +1,6 @@
 import EmojiArtLive
+import EmojiArtStore
+import Foundation
 import Logging
 import ServiceLifecycle
 
@@ -7,17 +9,35 @@ import ServiceLifecycle
 /// (after the HTTP server has drained) snapshots every open document.
 struct MaintenanceService: Service {
     let library: DocumentLibrary
-    let palettes: PaletteLibrary
+    let palettes: PaletteLibraries
+    let sessions: any SessionStore
+    let grants: LiveGrants
+    let settings: AccessSettings
     let interval: Duration
     let logger: Logger
 
     func run() async throws {
+        var lastSweep = ContinuousClock.now
+        var lastRecheck = ContinuousClock.now
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await cancelWhenGracefulShutdown {
                 try await Task.sleep(for: interval)
             }
             await library.maintain()
             await palettes.refreshFromStore()
+            // Every minute: open live connections whose session, token or link ended without
+            // anyone announcing it (the CLI on SQLite, idle expiry) close.
+            if settings.mode == .accounts, ContinuousClock.now - lastRecheck > .seconds(60) {
+                lastRecheck = ContinuousClock.now
+                await grants.recheckAll()
+            }
+            // Hourly: sessions idle past their limit, sign-in failures out of the throttle's window.
+            if settings.mode == .accounts, ContinuousClock.now - lastSweep > .seconds(3600) {
+                lastSweep = ContinuousClock.now
+                let now = Date()
+                _ = try? await sessions.deleteSessions(idleSince: now.addingTimeInterval(-settings.sessionIdleLimit))
+                try? await sessions.forgetSignInFailures(before: now.addingTimeInterval(-settings.throttleWindow))
+            }
         }
         // A fresh task, so the snapshot is written even if the shutdown came as a cancellation.
         await Task { [library] in await library.compactAll() }.value

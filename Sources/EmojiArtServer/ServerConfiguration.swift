@@ -13,7 +13,11 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     /// Who may use the server (`--access`, `$EMOJIART_ACCESS`).
-    public var access: AccessMode = .local
+    public var access: AccessSettings.Mode = .local
+    /// Whether anyone may make an account in accounts mode (`--signup open`, `$EMOJIART_SIGNUP`).
+    public var openSignup = false
+    /// bcrypt's cost for new passwords; 12 unless a test wants speed.
+    public var passwordCost: UInt8 = 12
     /// The address people reach the server by (`--public-url`, `$EMOJIART_PUBLIC_URL`), e.g.
     /// `https://emojiart.example.com` behind a proxy: its host is one of the server's own names
     /// and pages served from it may change things.
@@ -72,13 +76,17 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
-    /// Who may use the server.
-    public enum AccessMode: String, Sendable, CaseIterable {
-        /// One user on this machine, no sign-in: the server listens on loopback only and refuses
-        /// other sites (foreign `Host` and `Origin`).
-        case local
-        /// Users with passwords, sessions and tokens; documents shared by name or by link.
-        case accounts
+    /// The rules of access these settings make: the mode, sign-up, and `Secure` cookies when
+    /// people reach the server over https.
+    public var accessSettings: AccessSettings {
+        var settings = AccessSettings()
+        settings.mode = access
+        settings.openSignup = openSignup
+        settings.secureCookies = publicURL?.scheme?.lowercased() == "https"
+        settings.passwordCost = passwordCost
+        settings.trustedProxies += (ProcessInfo.processInfo.environment["EMOJIART_TRUSTED_PROXIES"] ?? "")
+            .split(separator: ",").compactMap { AddressRange($0.trimmingCharacters(in: .whitespaces)) }
+        return settings
     }
 
     /// Which requests come from places this server answers: its own names and origin.
@@ -99,8 +107,7 @@ public struct ServerConfiguration: Sendable {
                         + "(or EMOJIART_ACCESS=accounts), or listen on 127.0.0.1.")
             }
         case .accounts:
-            throw ConfigurationError(
-                "Accounts mode (--access accounts) is not available in this version yet: listen on 127.0.0.1.")
+            break
         }
     }
 

@@ -9,7 +9,8 @@ import ServiceLifecycle
 struct StoreChangeService: Service {
     let store: any SharedDocumentStore
     let library: DocumentLibrary
-    let palettes: PaletteLibrary
+    let palettes: PaletteLibraries
+    let grants: LiveGrants
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -20,7 +21,12 @@ struct StoreChangeService: Service {
                 case .resync:
                     await palettes.refreshFromStore()
                     await library.storeChanged(change)
-                case .appended, .deleted, .linkRevoked, .membersChanged:
+                    await grants.recheckAll()
+                case .linkRevoked(let link):
+                    await grants.linkRevoked(link)
+                case .membersChanged(let document):
+                    await grants.membersChanged(document)
+                case .appended, .deleted:
                     await library.storeChanged(change)
                 }
             }

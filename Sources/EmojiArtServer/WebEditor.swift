@@ -16,11 +16,12 @@ struct WebEditor {
         return Bundle.module.resourceURL?.appendingPathComponent("Public").path ?? "Public"
     }
 
-    func addRoutes(to router: Router<BasicRequestContext>) {
+    func addRoutes(to router: Router<AppRequestContext>) {
         // One page serves every document; the script reads the id from the path.
         router.get("/documents/:id") { _, _ in try page("editor.html") }
         router.get("/jokes") { _, _ in try page("jokes.html") }
         router.get("/play") { _, _ in try page("play.html") }
+        router.get("/signin") { _, _ in try page("signin.html") }
     }
 }
 

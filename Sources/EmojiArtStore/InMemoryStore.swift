@@ -178,7 +178,9 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
 
     public func transferData(from: UUID, to: UUID) async throws -> Int {
         try contents.withLock { contents in
-            guard contents.users[from] != nil, contents.users[to] != nil else { throw AccountStoreError.unknownUser }
+            guard from != to, contents.users[from] != nil, contents.users[to] != nil else {
+                throw AccountStoreError.unknownUser
+            }
             var moved = 0
             for (document, members) in contents.members where members[from] == .owner {
                 contents.members[document]?[from] = nil
@@ -330,6 +332,10 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
 
     public func link(token: String) async throws -> ShareLink? {
         contents.withLock { $0.links[token] }
+    }
+
+    public func links(tokens: [String]) async throws -> [ShareLink] {
+        contents.withLock { contents in tokens.compactMap { contents.links[$0] } }
     }
 
     public func revokeLink(id: UUID, of documentID: UUID) async throws -> Bool {

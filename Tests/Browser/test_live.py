@@ -98,7 +98,8 @@ def test_an_edit_on_emojis_deleted_meanwhile_is_refused_and_the_window_converges
         server.on_message(from_server)
         holding["release"] = lambda: [ws.send(m) for m in held]
 
-    page.route_web_socket("**/live*", route)
+    # Only the document's connection (the palettes have one of their own).
+    page.route_web_socket("**/api/documents/*/live*", route)
     open_editor(page, doc)
     holding["on"] = True  # this window hears nothing for a while…
     api.edit(doc, [{"type": "deleteEmojis", "ids": [1]}])  # …while another deletes the fox

@@ -8,7 +8,9 @@ struct CLITests {
     @Test func helpListsEveryCommand() {
         let help = EmojiArtCommand.helpMessage()
         for command in [
-            "new", "info", "convert", "validate", "add-emoji", "set-background", "render", "palettes", "joke",
+            "new", "info", "convert", "validate", "add-emoji", "set-background", "render", "palettes", "users",
+            "tokens",
+            "joke",
         ] {
             #expect(help.contains("  \(command) "), "\(command) missing from:\n\(help)")
         }

@@ -10,19 +10,25 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
 /// Runs `body` against the API's router on an in-memory store.
-func withAPI(siteGuard: SiteGuard = SiteGuard(), _ body: @Sendable (APIClient) async throws -> Void) async throws {
-    let stores = Stores.inMemory()
+func withAPI(
+    siteGuard: SiteGuard = SiteGuard(), access: AccessSettings = AccessSettings(), stores: Stores = .inMemory(),
+    _ body: @Sendable (APIClient) async throws -> Void
+) async throws {
     // The joke API is a closed port on loopback: router tests contact nothing outside.
     let jokes = JokeClient(endpoint: URL(string: "http://127.0.0.1:9/jokes")!, timeout: .seconds(2))
-    let router = buildRouter(
-        stores: stores, library: DocumentLibrary(store: stores.documents),
-        palettes: PaletteLibrary(store: stores.palettes),
-        jokes: jokes,
-        siteGuard: siteGuard)
+    let router = buildRouter(ServerComponents(stores: stores, jokes: jokes, settings: access, siteGuard: siteGuard))
     let app = Application(router: router)
     try await app.test(.router) { client in
         try await body(APIClient(client: client))
     }
+}
+
+/// Accounts mode, with bcrypt at its lowest cost so tests sign in quickly.
+var testAccounts: AccessSettings {
+    var settings = AccessSettings()
+    settings.mode = .accounts
+    settings.passwordCost = 4
+    return settings
 }
 
 /// A thin JSON client over the test client.

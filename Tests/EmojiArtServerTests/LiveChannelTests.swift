@@ -1,5 +1,7 @@
 import EmojiArtServer
+import EmojiArtStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSClient
@@ -166,12 +168,17 @@ private func addJSON(_ text: String) -> String {
     #"{"type":"addEmoji","text":"\#(text)","position":{"x":0,"y":0},"size":40}"#
 }
 
-/// Runs `body` against a real server on a free loopback port, with an in-memory store.
-func withLiveServer(_ body: @escaping @Sendable (APIClient, Int) async throws -> Void) async throws {
+/// Runs `body` against a real server on a free loopback port, with in-memory stores.
+func withLiveServer(
+    access: AccessSettings.Mode = .local, stores: Stores = .inMemory(),
+    _ body: @escaping @Sendable (APIClient, Int) async throws -> Void
+) async throws {
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.dataDirectory = nil
-    let app = try buildApplication(configuration, logger: Logger(label: "live-test"))
+    configuration.access = access
+    configuration.passwordCost = 4
+    let app = try buildApplication(configuration, stores: stores, logger: Logger(label: "live-test"))
     try await app.test(.live) { client in
         try await body(APIClient(client: client), try #require(client.port))
     }
@@ -188,13 +195,14 @@ final class LiveTestWindow: Sendable {
     private let inbox = Inbox()
     private let task: Task<Void, Never>
 
-    init(port: Int, path: String) {
+    init(port: Int, path: String, headers: HTTPFields = [:]) {
         let (outgoingMessages, outgoing) = AsyncStream.makeStream(of: String.self)
         self.outgoing = outgoing
         let inbox = self.inbox
         task = Task {
             var configuration = WebSocketClientConfiguration()
             configuration.maxFrameSize = 16 * 1024 * 1024
+            configuration.additionalHeaders = headers
             let frame = try? await WebSocketClient.connect(
                 url: "ws://127.0.0.1:\(port)\(path)", configuration: configuration,
                 logger: Logger(label: "live-test-window")

@@ -45,6 +45,8 @@ public actor UnsplashImageSource: GameImageSource {
     private var callLimit: Int
     private var remainingCalls: Int?
     private var callsUnderWay = 0
+    /// When ``remainingCalls`` was last taken from an answer.
+    private var allowanceNotedAt: ContinuousClock.Instant?
     /// When the allowance was found spent; calls are refused for an hour from then.
     private var exhaustedAt: ContinuousClock.Instant?
 
@@ -149,7 +151,17 @@ public actor UnsplashImageSource: GameImageSource {
     private func noteAllowance(_ headers: HTTPHeaders) {
         if let limit = headers.first(name: "X-Ratelimit-Limit").flatMap(Int.init), limit > 0 { callLimit = limit }
         if let remaining = headers.first(name: "X-Ratelimit-Remaining").flatMap(Int.init) {
-            remainingCalls = max(0, remaining)
+            // Answers to calls made close together arrive in any order: the lowest count is the
+            // latest. A higher count means the hourly allowance started again — believed only
+            // when the last count is more than a minute old.
+            let latest = max(0, remaining)
+            let now = ContinuousClock.now
+            if let current = remainingCalls, latest > current, let noted = allowanceNotedAt, now - noted < .seconds(60)
+            {
+                return
+            }
+            remainingCalls = latest
+            allowanceNotedAt = now
             if remaining <= 0 { exhaustedAt = exhaustedAt ?? ContinuousClock.now }
         }
     }

@@ -12,11 +12,32 @@ struct APIError: Error, Equatable {
     var status: HTTPResponse.Status
     var code: String
     var message: String
+    /// Headers the answer carries besides the body's (`Retry-After`).
+    var headers: HTTPFields = [:]
 
-    init(status: HTTPResponse.Status, code: String, message: String) {
+    init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
+    }
+
+    /// Nothing says who is asking: no session, token or link.
+    static let unauthorized = APIError(
+        status: .unauthorized, code: "unauthorized",
+        message: "Sign in first (or use an API token, or open a share link).")
+
+    /// The requester may see the document but not make this change.
+    static func forbidden(_ message: String) -> APIError {
+        APIError(status: .forbidden, code: "forbidden", message: message)
+    }
+
+    /// Too many failed attempts; try again after `seconds`.
+    static func throttled(retryAfter seconds: Int) -> APIError {
+        APIError(
+            status: .tooManyRequests, code: "too_many_attempts",
+            message: "Too many failed sign-ins. Wait \(max(1, seconds / 60)) minutes, then try again.",
+            headers: [.retryAfter: "\(seconds)"])
     }
 
     static func notFound(_ message: String) -> APIError {
@@ -78,6 +99,8 @@ struct APIError: Error, Equatable {
                 case .methodNotAllowed: "method_not_allowed"
                 case .badRequest: "bad_request"
                 case .contentTooLarge: "too_large"
+                case .unauthorized: "unauthorized"
+                case .forbidden: "forbidden"
                 default: error.status.code < 500 ? "bad_request" : "internal"
                 }
             let message = error.status == .notFound ? "There is nothing at this address." : error.status.reasonPhrase
@@ -96,8 +119,10 @@ struct APIError: Error, Equatable {
 
             var error: Detail
         }
-        let data = (try? JSONEncoder().encode(Body(error: .init(code: code, message: message)))) ?? Data()
-        var headers = HTTPFields()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(Body(error: .init(code: code, message: message)))) ?? Data()
+        var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
@@ -116,7 +141,9 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let apiError = APIError(error)
             if apiError.status.code >= 500 {
-                logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
+                // Share links' paths carry their secret: never logged.
+                let path = request.uri.path.hasPrefix("/s/") ? "/s/…" : request.uri.path
+                logger.error("\(request.method) \(path) failed: \(String(reflecting: error))")
             }
             return apiError.response()
         }

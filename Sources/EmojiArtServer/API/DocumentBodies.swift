@@ -46,8 +46,11 @@ struct DocumentStateBody: ResponseGenerator, Equatable {
     var createdAt: String
     var updatedAt: String
     var backgroundState: BackgroundState
+    /// The requester's role on the document (`owner`, `editor`, `viewer`), when known.
+    var role: DocumentRole?
 
-    init(_ state: LiveDocumentState) {
+    init(_ state: LiveDocumentState, role: DocumentRole? = nil) {
+        self.role = role
         backgroundState = state.backgroundState
         let document = state.document
         id = state.id
@@ -108,6 +111,11 @@ struct DocumentStateBody: ResponseGenerator, Equatable {
         writer.raw(",")
         writer.key("updatedAt")
         writer.string(updatedAt)
+        if let role {
+            writer.raw(",")
+            writer.key("role")
+            writer.string(role.rawValue)
+        }
         writer.raw("}")
     }
 }
@@ -204,15 +212,17 @@ struct DocumentListBody: ResponseEncodable {
         var version: Int
         var createdAt: String
         var updatedAt: String
+        /// The requester's role: `owner` ("My documents"), `editor` or `viewer` ("Shared with me").
+        var role: DocumentRole
     }
 
     var documents: [Summary]
 
-    init(_ summaries: [DocumentSummary]) {
+    init(_ summaries: [DocumentSummary], role: (UUID) -> DocumentRole) {
         documents = summaries.map {
             Summary(
                 id: $0.id, title: $0.title, emojiCount: $0.emojiCount, version: $0.version,
-                createdAt: $0.createdAt.apiString, updatedAt: $0.updatedAt.apiString)
+                createdAt: $0.createdAt.apiString, updatedAt: $0.updatedAt.apiString, role: role($0.id))
         }
     }
 }

@@ -80,7 +80,7 @@ extension HTTPServerBuilder {
     /// HTTP/1 with WebSocket upgrades through `webSocketRouter`, refused ones answered by the
     /// HTTP router (``UpgradeGate``).
     static func guardedWebSocketUpgrade(
-        webSocketRouter: Router<BasicWebSocketRequestContext>, siteGuard: SiteGuard,
+        webSocketRouter: Router<LiveRequestContext>, siteGuard: SiteGuard,
         configuration: WebSocketServerConfiguration
     ) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()

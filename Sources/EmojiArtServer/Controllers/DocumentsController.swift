@@ -16,17 +16,19 @@ enum BodyLimits {
 /// `/api/documents`: the document library and editing.
 struct DocumentsController {
     let library: DocumentLibrary
+    let access: DocumentAccess
     let pictures: DocumentPictures
     let thumbnails: ThumbnailCache
 
-    init(library: DocumentLibrary, images: any ImageStore) {
+    init(library: DocumentLibrary, images: any ImageStore, access: DocumentAccess) {
         self.library = library
+        self.access = access
         let pictures = DocumentPictures(store: images)
         self.pictures = pictures
         self.thumbnails = ThumbnailCache { state in try await pictures.thumbnail(state) }
     }
 
-    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get(use: list)
         group.post(use: create)
         group.post("import", use: importDocument)
@@ -43,67 +45,78 @@ struct DocumentsController {
         group.post(":id/redo", use: redo)
     }
 
-    @Sendable func list(_ request: Request, context: BasicRequestContext) async throws -> DocumentListBody {
-        DocumentListBody(try await library.list())
+    /// The documents the requester can see: their own, those shared with them by name, and
+    /// those their links open.
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> DocumentListBody {
+        let summaries = try await library.list()
+        guard let visible = try await access.visibleDocuments(context.access) else {
+            return DocumentListBody(summaries) { _ in .owner }
+        }
+        return DocumentListBody(summaries.filter { visible[$0.id] != nil }) { visible[$0]?.role ?? .viewer }
     }
 
-    @Sendable func create(_ request: Request, context: BasicRequestContext) async throws
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws
         -> EditedResponse<DocumentStateBody>
     {
+        let owner = try Self.owner(context)
         let body = try await decode(TitleRequest.self, from: request, allowEmpty: true)
-        let state = try await library.create(try EmojiArtDocument(title: body?.title ?? EmojiArtDocument.defaultTitle))
-        return EditedResponse(status: .created, response: DocumentStateBody(state))
+        let state = try await library.create(
+            try EmojiArtDocument(title: body?.title ?? EmojiArtDocument.defaultTitle), owner: owner)
+        return EditedResponse(status: .created, response: DocumentStateBody(state, role: .owner))
     }
 
-    @Sendable func show(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
-        let id = try documentID(context)
-        return DocumentStateBody(try await withDocument(id) { try await $0.state() })
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
+        let (id, grant) = try await authorize(.view, context)
+        return DocumentStateBody(try await withDocument(id) { try await $0.state() }, role: grant.role)
     }
 
-    @Sendable func rename(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
-        let id = try documentID(context)
+    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
+        let (id, grant) = try await authorize(.edit, context)
         guard let title = try await decode(TitleRequest.self, from: request)?.title else {
             throw APIError.badRequest("Send {\"title\": \"…\"}.")
         }
         return DocumentStateBody(
             try await withDocument(id) { document in
                 try await document.perform([.retitle(title)], baseVersion: try await document.state().version)
-            })
+            }, role: grant.role)
     }
 
-    @Sendable func delete(_ request: Request, context: BasicRequestContext) async throws -> Response {
-        let id = try documentID(context)
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (id, _) = try await authorize(.manage, context)
         guard try await library.delete(id) else { throw APIError.notFound("There is no document \(id).") }
         await thumbnails.remove(id)
         return Response(status: .noContent)
     }
 
-    @Sendable func duplicate(_ request: Request, context: BasicRequestContext) async throws
+    @Sendable func duplicate(_ request: Request, context: AppRequestContext) async throws
         -> EditedResponse<DocumentStateBody>
     {
-        let id = try documentID(context)
+        let (id, _) = try await authorize(.view, context)
+        let owner = try Self.owner(context)
         let title = try await decode(TitleRequest.self, from: request, allowEmpty: true)?.title
-        guard let state = try await library.duplicate(id, title: title) else {
+        guard let state = try await library.duplicate(id, title: title, owner: owner) else {
             throw APIError.notFound("There is no document \(id).")
         }
-        return EditedResponse(status: .created, response: DocumentStateBody(state))
+        return EditedResponse(status: .created, response: DocumentStateBody(state, role: .owner))
     }
 
-    @Sendable func importDocument(_ request: Request, context: BasicRequestContext) async throws
+    @Sendable func importDocument(_ request: Request, context: AppRequestContext) async throws
         -> EditedResponse<ImportBody>
     {
+        let owner = try Self.owner(context)
         let bytes = try await collect(request, limit: BodyLimits.importedFile)
         let title = request.uri.queryParameters.get("title").map(EmojiArtDocument.title(fromFileName:)) ?? "Imported"
         let decoded = try EmojiArtFile.read(bytes, defaultTitle: title)
-        let state = try await library.create(decoded.document)
+        let state = try await library.create(decoded.document, owner: owner)
         return EditedResponse(
             status: .created,
             response: ImportBody(
-                document: DocumentStateBody(state), format: decoded.format.rawValue, notes: decoded.notes))
+                document: DocumentStateBody(state, role: .owner), format: decoded.format.rawValue, notes: decoded.notes)
+        )
     }
 
-    @Sendable func export(_ request: Request, context: BasicRequestContext) async throws -> Response {
-        let id = try documentID(context)
+    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (id, _) = try await authorize(.view, context)
         let formatName = request.uri.queryParameters.get("format") ?? DocumentFormat.native.rawValue
         guard let format = DocumentFormat(rawValue: formatName) else {
             throw APIError.badRequest(
@@ -122,8 +135,8 @@ struct DocumentsController {
     }
 
     /// `GET /api/documents/{id}/picture?format=svg|png[&scale=1|2|3][&background=embed|link]`
-    @Sendable func picture(_ request: Request, context: BasicRequestContext) async throws -> Response {
-        let id = try documentID(context)
+    @Sendable func picture(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (id, _) = try await authorize(.view, context)
         let query = request.uri.queryParameters
         let format = query.get("format") ?? "png"
         guard format == "svg" || format == "png" else {
@@ -151,8 +164,8 @@ struct DocumentsController {
 
     /// `GET /api/documents/{id}/thumbnail`: a small PNG for the document browser (see
     /// ``ThumbnailCache`` for when it is redrawn); `ETag` names the version it shows.
-    @Sendable func thumbnail(_ request: Request, context: BasicRequestContext) async throws -> Response {
-        let id = try documentID(context)
+    @Sendable func thumbnail(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (id, _) = try await authorize(.view, context)
         let state = try await withDocument(id) { try await $0.state() }
         let library = self.library
         let thumbnail = try await thumbnails.thumbnail(for: state) {
@@ -168,8 +181,8 @@ struct DocumentsController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: thumbnail.png)))
     }
 
-    @Sendable func edit(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
-        let id = try documentID(context)
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
+        let (id, grant) = try await authorize(.edit, context)
         let bytes = try await collectJSON(request)
         let submission: EditSubmission
         do {
@@ -181,13 +194,13 @@ struct DocumentsController {
         return DocumentStateBody(
             try await withDocument(id) {
                 try await $0.perform(submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture)
-            })
+            }, role: grant.role)
     }
 
-    @Sendable func setBackgroundImage(_ request: Request, context: BasicRequestContext) async throws
+    @Sendable func setBackgroundImage(_ request: Request, context: AppRequestContext) async throws
         -> DocumentStateBody
     {
-        let id = try documentID(context)
+        let (id, grant) = try await authorize(.edit, context)
         let image = try ImagesController.validatedImage(try await collect(request, limit: BodyLimits.backgroundImage))
         let (data, mimeType) = (image.data, image.mimeType)
         let baseVersionText = request.uri.queryParameters.get("baseVersion")
@@ -200,17 +213,40 @@ struct DocumentsController {
                 let version = if let baseVersion { baseVersion } else { try await document.state().version }
                 return try await document.perform(
                     [.setBackground(.image(data: data, mimeType: mimeType))], baseVersion: version)
-            })
+            }, role: grant.role)
     }
 
-    @Sendable func undo(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
-        let id = try documentID(context)
-        return DocumentStateBody(try await withDocument(id) { try await $0.undo() })
+    @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
+        let (id, grant) = try await authorize(.edit, context)
+        return DocumentStateBody(try await withDocument(id) { try await $0.undo() }, role: grant.role)
     }
 
-    @Sendable func redo(_ request: Request, context: BasicRequestContext) async throws -> DocumentStateBody {
-        let id = try documentID(context)
-        return DocumentStateBody(try await withDocument(id) { try await $0.redo() })
+    @Sendable func redo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
+        let (id, grant) = try await authorize(.edit, context)
+        return DocumentStateBody(try await withDocument(id) { try await $0.redo() }, role: grant.role)
+    }
+
+    /// The document the path names and the requester's grant on it, if it allows `need`: before
+    /// the body is read or anything is looked at.
+    private func authorize(_ need: DocumentAccess.Need, _ context: AppRequestContext) async throws
+        -> (UUID, DocumentAccess.Grant)
+    {
+        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
+            if !context.access.isSomeone { throw APIError.unauthorized }
+            throw APIError.notFound("There is no document with that id.")
+        }
+        return (id, try await access.require(need, context.access, on: id))
+    }
+
+    /// Who owns what the request creates: the signed-in user (or the local one). Share links
+    /// give access to one document, not an account.
+    static func owner(_ context: AppRequestContext) throws -> UUID {
+        guard let owner = context.access.requester.userID else {
+            throw APIError(
+                status: .unauthorized, code: "unauthorized",
+                message: "Sign in to make documents of your own; a share link opens only its document.")
+        }
+        return owner
     }
 
     private func withDocument<T: Sendable>(
@@ -222,12 +258,6 @@ struct DocumentsController {
         return result
     }
 
-    private func documentID(_ context: BasicRequestContext) throws -> UUID {
-        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
-            throw APIError.notFound("There is no document with that id.")
-        }
-        return id
-    }
 }
 
 /// Reads a request body up to `limit` bytes, answering 413 beyond it.

@@ -26,25 +26,28 @@ struct ImagesController {
         }
     }
 
-    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post(use: upload)
         group.get(":id", use: show)
     }
 
-    @Sendable func upload(_ request: Request, context: BasicRequestContext) async throws -> EditedResponse<ImageBody> {
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ImageBody> {
+        _ = try DocumentsController.owner(context)
         let image = try Self.validatedImage(try await collect(request, limit: BodyLimits.backgroundImage))
         try await store.saveImage(image)
         return EditedResponse(status: .created, response: ImageBody(image))
     }
 
-    @Sendable func show(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id"), StoredImage.isID(id) else {
             throw APIError.notFound("There is no image with that id.")
         }
         var headers = HTTPFields()
         let etag = "\"\(id)\""
         headers[.eTag] = etag
-        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        // Private: in accounts mode only people signed in (or holding a link) may have it, so no
+        // shared cache may keep it for others.
+        headers[.cacheControl] = "private, max-age=31536000, immutable"
         // The id is the hash of the bytes: a browser holding this ETag holds these very bytes,
         // so it can be told so without reading the image.
         if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: {

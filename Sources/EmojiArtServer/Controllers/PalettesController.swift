@@ -3,9 +3,12 @@ import EmojiArtLive
 import Foundation
 import Hummingbird
 
-/// `/api/palettes`: the palettes shared by every document and window.
+/// `/api/palettes`: the requester's palettes, shared by every document and window of theirs.
+/// Someone here only through a share link sees the built-ins and changes nothing.
 struct PalettesController {
-    let palettes: PaletteLibrary
+    let palettes: PaletteLibraries
+    /// The built-ins, for visitors without an account.
+    let builtIns: PaletteLibrary
 
     struct PaletteListBody: ResponseEncodable {
         var palettes: [Palette]
@@ -42,7 +45,7 @@ struct PalettesController {
         var palettes: [Palette]
     }
 
-    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get(use: list)
         group.post(use: create)
         group.post("import", use: importPalettes)
@@ -50,13 +53,29 @@ struct PalettesController {
         group.delete(":id", use: delete)
     }
 
-    @Sendable func list(_ request: Request, context: BasicRequestContext) async throws -> PaletteListBody {
-        PaletteListBody(palettes: try await palettes.palettes())
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> PaletteListBody {
+        PaletteListBody(palettes: try await readable(context).palettes())
     }
 
-    @Sendable func create(_ request: Request, context: BasicRequestContext) async throws
+    /// The requester's palettes to read: theirs, or the built-ins for a visitor.
+    func readable(_ context: AppRequestContext) async throws -> PaletteLibrary {
+        guard let owner = context.access.requester.userID else { return builtIns }
+        return await palettes.library(for: owner)
+    }
+
+    /// The requester's palettes to change: only their own.
+    func writable(_ context: AppRequestContext) async throws -> PaletteLibrary {
+        guard let owner = context.access.requester.userID else {
+            throw APIError(
+                status: .unauthorized, code: "unauthorized", message: "Sign in to keep palettes of your own.")
+        }
+        return await palettes.library(for: owner)
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws
         -> EditedResponse<PaletteBody>
     {
+        let palettes = try await writable(context)
         guard let body = try await decode(CreateRequest.self, from: request) else {
             throw APIError.badRequest("Send {\"name\": \"…\"}.")
         }
@@ -66,7 +85,8 @@ struct PalettesController {
         return EditedResponse(status: .created, response: PaletteBody(palette))
     }
 
-    @Sendable func update(_ request: Request, context: BasicRequestContext) async throws -> PaletteBody {
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> PaletteBody {
+        let palettes = try await writable(context)
         let id = try paletteID(context)
         guard let body = try await decode(UpdateRequest.self, from: request) else {
             throw APIError.badRequest("Send the fields to change.")
@@ -89,19 +109,21 @@ struct PalettesController {
         return PaletteBody(palette)
     }
 
-    @Sendable func delete(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let palettes = try await writable(context)
         let id = try paletteID(context)
         try await palettes.update { try $0.remove(id: id) }
         return Response(status: .noContent)
     }
 
-    @Sendable func importPalettes(_ request: Request, context: BasicRequestContext) async throws -> ImportResultBody {
+    @Sendable func importPalettes(_ request: Request, context: AppRequestContext) async throws -> ImportResultBody {
+        let palettes = try await writable(context)
         let imported = try PaletteFile.read(try await collect(request, limit: PaletteFile.maximumBytes))
         let (added, skipped) = try await palettes.update { try $0.importPalettes(imported) }
         return ImportResultBody(added: added, skipped: skipped, palettes: try await palettes.palettes())
     }
 
-    private func paletteID(_ context: BasicRequestContext) throws -> UUID {
+    private func paletteID(_ context: AppRequestContext) throws -> UUID {
         guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
             throw APIError.notFound("There is no palette with that id.")
         }

@@ -1,5 +1,6 @@
 import EmojiArtKit
 import EmojiArtLive
+import EmojiArtStore
 import Foundation
 import HummingbirdWebSocket
 import Logging
@@ -22,9 +23,14 @@ struct LiveChannel: Sendable {
         var burst = 400.0
     }
 
-    /// Close codes (docs/API.md). The browser reconnects after every one but 4400 and 4404.
+    /// Close codes (docs/API.md). The browser reconnects after every one but 4400, 4401, 4403
+    /// and 4404.
     enum CloseCode: UInt16 {
         case badMessage = 4400
+        /// Nothing says who is asking: sign in, or open a share link.
+        case unauthorized = 4401
+        /// The link this connection came through was revoked, or the requester's role changed.
+        case accessRevoked = 4403
         case noDocument = 4404
         case fellBehind = 4408
         case tooManyMessages = 4429
@@ -32,12 +38,33 @@ struct LiveChannel: Sendable {
     }
 
     let library: DocumentLibrary
+    let access: DocumentAccess
+    let grants: LiveGrants
     var limits = Limits()
     let logger: Logger
 
     func run(
-        document id: UUID, since version: Int?, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+        document id: UUID, since version: Int?, access requestAccess: RequestAccess, inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter
     ) async {
+        // Who is asking, and may they? Only then is the document opened.
+        let grant: DocumentAccess.Grant
+        do {
+            guard let found = try await access.grant(requestAccess, on: id) else {
+                let (code, reason) =
+                    requestAccess.isSomeone
+                    ? (CloseCode.noDocument, "There is no such document.")
+                    : (CloseCode.unauthorized, "Sign in, or open a share link.")
+                try? await outbound.close(.unknown(code.rawValue), reason: reason)
+                return
+            }
+            grant = found
+        } catch {
+            try? await outbound.close(.unknown(CloseCode.documentClosed.rawValue), reason: "Try again.")
+            return
+        }
+        let registration = await grants.register(document: id, access: requestAccess, grant: grant)
+        defer { Task { [grants] in await grants.unregister(registration.id) } }
         let subscription: LiveSubscription
         do {
             guard let found = try await library.withDocument(id, { try await $0.subscribe(since: version) }) else {
@@ -63,7 +90,16 @@ struct LiveChannel: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await forward(subscription.events, to: outbound) }
             group.addTask {
-                await receive(inbound, document: id, replies: subscription.continuation, outbound: outbound)
+                await receive(
+                    inbound, document: id, role: grant.role, replies: subscription.continuation, outbound: outbound)
+            }
+            group.addTask {
+                for await reason in registration.revoked {
+                    try? await outbound.close(.unknown(CloseCode.accessRevoked.rawValue), reason: reason)
+                    return
+                }
+                // Unregistered: the connection is ending anyway; wait to be cancelled.
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }
             await group.next()
             group.cancelAll()
@@ -99,8 +135,8 @@ struct LiveChannel: Sendable {
 
     /// Applies the window's requests in order, answering each through `replies`.
     private func receive(
-        _ inbound: WebSocketInboundStream, document id: UUID, replies: AsyncStream<LiveEvent>.Continuation,
-        outbound: WebSocketOutboundWriter
+        _ inbound: WebSocketInboundStream, document id: UUID, role: DocumentRole,
+        replies: AsyncStream<LiveEvent>.Continuation, outbound: WebSocketOutboundWriter
     ) async {
         var bucket = limits.burst
         var refilled = ContinuousClock.now
@@ -130,6 +166,14 @@ struct LiveChannel: Sendable {
                     try await outbound.close(
                         .unknown(CloseCode.badMessage.rawValue), reason: String(reason.prefix(120)))
                     return
+                }
+                guard role.canEdit else {
+                    replies.yield(
+                        .reply(
+                            .refused(
+                                requestID: request.requestID, code: "forbidden",
+                                message: "You can view this document but not change it.", currentVersion: nil)))
+                    continue
                 }
                 replies.yield(.reply(await perform(request, on: id)))
             }

@@ -10,10 +10,9 @@ import Logging
 /// (any window, the HTTP API, or the CLI on the same database). Changes themselves go through
 /// the HTTP API; the window sends nothing.
 struct PaletteChannel: Sendable {
-    let palettes: PaletteLibrary
     let logger: Logger
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+    func run(palettes: PaletteLibrary, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         let subscription: (current: PaletteSnapshot, updates: AsyncStream<PaletteSnapshot>)
         do {
             subscription = try await palettes.subscribe()

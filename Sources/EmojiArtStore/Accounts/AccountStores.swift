@@ -171,7 +171,8 @@ public protocol UserStore: Sendable {
     /// Makes `to` the owner of every document `from` owns, and gives `to` the palettes of `from`
     /// if `to` has none yet: the first admin of a server that ran in local mode takes over the
     /// local user's, and a user's work can be kept before they are removed. Returns how many
-    /// documents moved. Throws ``AccountStoreError/unknownUser`` if either is missing.
+    /// documents moved. Throws ``AccountStoreError/unknownUser`` if either is missing or they
+    /// are the same user.
     func transferData(from: UUID, to: UUID) async throws -> Int
 }
 
@@ -249,6 +250,9 @@ public protocol LinkStore: Sendable {
 
     /// The link with this token, or nil (revoked, or its document deleted).
     func link(token: String) async throws -> ShareLink?
+
+    /// The links among these tokens that still work (at most a few dozen tokens).
+    func links(tokens: [String]) async throws -> [ShareLink]
 
     /// Revokes one of the document's links; on a shared store, other servers hear
     /// ``StoreChange/linkRevoked(_:)``. Returns false if the document has no such link.

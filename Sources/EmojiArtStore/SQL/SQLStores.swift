@@ -165,13 +165,15 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
     }
 
     public func setPasswordHash(_ hash: String, of id: UUID, at date: Date) async throws {
-        try await database.write([
-            SQLStatement(
-                "UPDATE app_user SET password_hash = ?, password_changed_at = ? WHERE id = ? AND id <> ? RETURNING 1",
-                [.text(hash), .real(date.timeIntervalSince1970), .uuid(id), .uuid(LocalUser.id)],
-                errorIfNoRow: AccountStoreError.unknownUser),
-            SQLStatement("DELETE FROM user_session WHERE user_id = ?", [.uuid(id)]),
-        ])
+        // Other servers' live connections of that user's sessions check again (.resync).
+        try await database.write(
+            [
+                SQLStatement(
+                    "UPDATE app_user SET password_hash = ?, password_changed_at = ? WHERE id = ? AND id <> ? RETURNING 1",
+                    [.text(hash), .real(date.timeIntervalSince1970), .uuid(id), .uuid(LocalUser.id)],
+                    errorIfNoRow: AccountStoreError.unknownUser),
+                SQLStatement("DELETE FROM user_session WHERE user_id = ?", [.uuid(id)]),
+            ] + database.dialect.announcing(.resync))
     }
 
     public func removeUser(id: UUID) async throws -> Bool {
@@ -187,6 +189,7 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
     }
 
     public func transferData(from: UUID, to: UUID) async throws -> Int {
+        guard from != to else { throw AccountStoreError.unknownUser }
         let exists = "SELECT 1 FROM app_user WHERE id = ?"
         let rows = try await database.write([
             SQLStatement(exists, [.uuid(from)], errorIfNoRow: AccountStoreError.unknownUser),
@@ -337,7 +340,10 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
     }
 
     public func revokeToken(id: UUID) async throws -> Bool {
-        !(try await database.write(SQLStatement("DELETE FROM api_token WHERE id = ? RETURNING 1", [.uuid(id)])).isEmpty)
+        let rows = try await database.write(
+            [SQLStatement("DELETE FROM api_token WHERE id = ? RETURNING 1", [.uuid(id)])]
+                + database.dialect.announcing(.resync))
+        return !rows[0].isEmpty
     }
 
     // MARK: Document members
@@ -444,6 +450,16 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
             SQLStatement(
                 "SELECT id, document_id, token, role, created_at FROM share_link WHERE token = ?", [.text(token)])
         ).first.map(Self.link)
+    }
+
+    public func links(tokens: [String]) async throws -> [ShareLink] {
+        guard !tokens.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: tokens.count).joined(separator: ", ")
+        return try await database.read(
+            SQLStatement(
+                "SELECT id, document_id, token, role, created_at FROM share_link WHERE token IN (\(placeholders))",
+                tokens.map(SQLValue.text))
+        ).map(Self.link)
     }
 
     public func revokeLink(id: UUID, of documentID: UUID) async throws -> Bool {

@@ -42,6 +42,9 @@ export async function request(method, path, { json, body, headers = {} } = {}) {
       data = null;
     }
   }
+  if (response.status === 401 && !path.startsWith("/api/session") && !path.startsWith("/api/users")) {
+    goToSignIn();
+  }
   if (!response.ok) {
     const error = data && data.error;
     if (error && typeof error.message === "string") {
@@ -59,6 +62,8 @@ export const listDocuments = async () => (await request("GET", "/api/documents")
 export const createDocument = (title) =>
   request("POST", "/api/documents", { json: title === undefined ? {} : { title } });
 export const getDocument = (id) => request("GET", doc(id));
+/** The HTTP status of reading a document (200 if this browser may see it), without going to sign-in on 401. */
+export const documentStatus = (id) => fetch(doc(id), { headers: { Accept: "application/json" } }).then((r) => r.status, () => 0);
 export const renameDocument = (id, title) => request("PATCH", doc(id), { json: { title } });
 export const deleteDocument = (id) => request("DELETE", doc(id));
 export const duplicateDocument = (id, title) =>
@@ -120,3 +125,31 @@ export const thumbnailURL = (id, version) => doc(id) + "/thumbnail?v=" + encodeU
 
 /** A joke fetched by the server: `{value}`; failures carry the service's problem in `message`. */
 export const randomJoke = () => request("GET", "/api/jokes/random");
+
+/** Sends the browser to the sign-in page, coming back here afterwards. */
+export function goToSignIn() {
+  if (location.pathname === "/signin") return;
+  location.assign("/signin?next=" + encodeURIComponent(location.pathname + location.search));
+}
+
+// MARK: - Who is asking (docs/API.md, "Who may ask")
+
+/** `{access: "local"|"accounts", signup}`: open to anyone. */
+export const health = () => request("GET", "/api/health");
+/** `{access, user: {id, name, isAdmin}, signup}`, or an ApiError 401 when no one is signed in. */
+export const session = () => request("GET", "/api/session");
+export const signIn = (name, password) => request("POST", "/api/session", { json: { name, password } });
+export const signOut = () => request("DELETE", "/api/session");
+export const signUp = (name, password) => request("POST", "/api/users", { json: { name, password } });
+
+// MARK: - Sharing
+
+export const listLinks = async (id) => (await request("GET", doc(id) + "/links")).links;
+/** `role`: "view" or "edit"; answers `{id, role, url, createdAt}`. */
+export const createLink = (id, role) => request("POST", doc(id) + "/links", { json: { role } });
+export const revokeLink = (id, linkId) => request("DELETE", doc(id) + "/links/" + encodeURIComponent(linkId));
+export const listMembers = async (id) => (await request("GET", doc(id) + "/members")).members;
+/** `role`: "editor" or "viewer"; answers the members. */
+export const setMember = async (id, name, role) =>
+  (await request("PUT", doc(id) + "/members/" + encodeURIComponent(name), { json: { role } })).members;
+export const removeMember = (id, name) => request("DELETE", doc(id) + "/members/" + encodeURIComponent(name));

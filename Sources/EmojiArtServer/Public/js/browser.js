@@ -7,6 +7,10 @@ import { paletteFeed } from "./palettes.js";
 
 const rows = document.getElementById("document-rows");
 const table = document.getElementById("documents");
+const sharedRows = document.getElementById("shared-rows");
+const sharedTable = document.getElementById("shared-documents");
+/** Whether the server has accounts (then "My documents" and "Shared with me" are named). */
+let accounts = false;
 const empty = document.getElementById("empty");
 const loading = document.getElementById("loading");
 const fileInput = document.getElementById("import-file");
@@ -29,18 +33,49 @@ async function refresh() {
     return;
   }
   loading.hidden = true;
-  rows.replaceChildren(...documents.map(row));
-  table.hidden = documents.length === 0;
-  empty.hidden = documents.length !== 0;
+  const mine = documents.filter((summary) => (summary.role || "owner") === "owner");
+  const shared = documents.filter((summary) => summary.role && summary.role !== "owner");
+  rows.replaceChildren(...mine.map(row));
+  sharedRows.replaceChildren(...shared.map(row));
+  table.hidden = mine.length === 0;
+  sharedTable.hidden = shared.length === 0;
+  document.getElementById("mine-heading").hidden = !accounts && shared.length === 0;
+  document.getElementById("shared-heading").hidden = shared.length === 0;
+  empty.hidden = mine.length !== 0;
+  document.body.dataset.listed = String(documents.length);
 }
 
+/** In accounts mode: who is signed in, and the way out. */
+async function showAccount() {
+  try {
+    const session = await api.session();
+    accounts = session.access === "accounts";
+    if (!accounts) return;
+    document.getElementById("account-name").textContent = session.user.name;
+    document.getElementById("account").hidden = false;
+  } catch {
+    /* a visitor with only share links: no account to show */
+    accounts = true;
+  }
+}
+
+document.getElementById("sign-out").addEventListener("click", async () => {
+  try {
+    await api.signOut();
+  } finally {
+    location.assign("/signin");
+  }
+});
+
 function row(summary) {
+  const role = summary.role || "owner";
   const link = el("a", { class: "doc-title", href: editorURL(summary.id), text: summary.title });
   const thumbnail = el("img", {
     class: "thumbnail", alt: "", loading: "lazy", width: "72", height: "54",
     src: api.thumbnailURL(summary.id, summary.version),
   });
-  const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link);
+  const badge = role === "owner" ? null : el("span", { class: "role-badge", text: role === "editor" ? "Can edit" : "View only" });
+  const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link, badge);
   const exports = exportMenu(summary.id);
   const tr = el("tr", { dataset: { id: summary.id } },
     titleCell,
@@ -48,10 +83,10 @@ function row(summary) {
     el("td", { class: "changed" },
       el("time", { datetime: summary.updatedAt, title: formatDate(summary.updatedAt), text: relativeTime(summary.updatedAt) })),
     el("td", { class: "actions" },
-      el("button", { type: "button", class: "button small", text: "Rename", on: { click: () => startRename(summary, titleCell) } }),
+      role === "viewer" ? null : el("button", { type: "button", class: "button small", text: "Rename", on: { click: () => startRename(summary, titleCell) } }),
       el("button", { type: "button", class: "button small", text: "Duplicate", on: { click: () => duplicate(summary) } }),
       exports,
-      el("button", { type: "button", class: "button small danger", text: "Delete", on: { click: () => confirmDelete(summary) } })));
+      role === "owner" ? el("button", { type: "button", class: "button small danger", text: "Delete", on: { click: () => confirmDelete(summary) } }) : null));
   return tr;
 }
 
@@ -176,4 +211,4 @@ setInterval(() => {
   }
 }, 30000);
 
-refresh();
+showAccount().then(refresh);

@@ -462,7 +462,7 @@ export class CanvasView {
     if (this.pointers.size > 2) return;
     const start = { x: event.clientX, y: event.clientY };
     const emojiElement = event.target.closest(".emoji");
-    if (event.target.closest(".resize-handle") && this.selection.size) {
+    if (event.target.closest(".resize-handle") && this.selection.size && !this.readOnly) {
       const centre = this.selectionCentreClient();
       const ids = [...this.selection];
       this.gesture = {
@@ -487,11 +487,12 @@ export class CanvasView {
     if (g.kind === "pinch") return this.updatePinch();
     if (g.kind === "ignore") return;
     const moved = Math.hypot(event.clientX - g.start.x, event.clientY - g.start.y);
-    if (g.kind === "press-emoji" && moved >= DRAG_THRESHOLD) {
+    if (g.kind === "press-emoji" && moved >= DRAG_THRESHOLD && !this.readOnly) {
       const ids = this.selection.has(g.id) ? [...this.selection] : [g.id];
       Object.assign(g, { kind: "move", ids, idSet: new Set(ids), dx: 0, dy: 0 });
       this.root.classList.add("moving");
-    } else if (g.kind === "press-empty" && moved >= DRAG_THRESHOLD) {
+    } else if ((g.kind === "press-empty" || g.kind === "press-emoji") && moved >= DRAG_THRESHOLD) {
+      // (Dragging an emoji pans too when the document can't be changed here.)
       g.kind = "pan";
       this.root.classList.add("panning");
       this.beginSnapshot();
@@ -595,7 +596,7 @@ export class CanvasView {
 
   startPinch() {
     const [a, b] = [...this.pointers.values()];
-    const ids = this.selection.size ? [...this.selection] : null;
+    const ids = this.selection.size && !this.readOnly ? [...this.selection] : null;
     this.gesture = {
       kind: "pinch", ids, scale: 1,
       distance: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)),
@@ -644,7 +645,7 @@ export class CanvasView {
     event.preventDefault();
     const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.height : 1;
     const delta = clamp(event.deltaY * unit, -300, 300);
-    if ((event.ctrlKey || event.altKey) && this.selection.size) {
+    if ((event.ctrlKey || event.altKey) && this.selection.size && !this.readOnly) {
       const sensitivity = event.ctrlKey && !event.altKey ? 0.01 : 0.002;
       const w = this.wheelResize ?? (this.wheelResize = { ids: [...this.selection], scale: 1, timer: 0 });
       w.scale = clamp(w.scale * Math.exp(-delta * sensitivity), 1 / 64, 64);
@@ -666,6 +667,7 @@ export class CanvasView {
   // MARK: - Drop
 
   dragOver(event) {
+    if (this.readOnly) return;
     const types = Array.from(event.dataTransfer?.types || []);
     if (!types.some((t) => ["application/x-emojiart-emoji", "Files", "text/uri-list", "text/plain"].includes(t))) return;
     event.preventDefault();
@@ -675,7 +677,7 @@ export class CanvasView {
 
   dropped(event) {
     this.root.classList.remove("drop-target");
-    if (!event.dataTransfer) return;
+    if (!event.dataTransfer || this.readOnly) return;
     event.preventDefault();
     event.stopPropagation();
     this.handlers.drop?.(event.dataTransfer, this.documentPoint(event.clientX, event.clientY));

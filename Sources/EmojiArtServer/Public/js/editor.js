@@ -6,6 +6,7 @@ import { notify } from "./dom.js";
 import { exportMenu } from "./export-menu.js";
 import { applyChange, LiveConnection } from "./live.js";
 import { EMOJI_DRAG_TYPE, PaletteBar } from "./palette-bar.js";
+import { ShareDialog } from "./share.js";
 
 const documentId = decodeURIComponent(location.pathname.replace(/^\/documents\//, "").replace(/\/+$/, ""));
 const VIEW_KEY = "emojiart:view:" + documentId; // zoom and pan, per window (sessionStorage)
@@ -23,6 +24,9 @@ const statusText = $("save-status-text");
 
 /** The document as the server last described it; every edit is sent with its version as baseVersion. */
 let state = null;
+/** The requester's role (docs/API.md "Who may ask"): a viewer's editor changes nothing. */
+let role = null;
+const readOnly = () => role === "viewer";
 
 // MARK: - Saved / saving / error indicator
 
@@ -57,7 +61,7 @@ function render(next) {
   document.body.dataset.version = String(state.version);
   document.title = state.title + " — EmojiArt";
   if (document.activeElement !== titleInput) titleInput.value = state.title;
-  titleInput.disabled = gone;
+  titleInput.disabled = gone || readOnly();
   setActionButton(undoButton, "Undo", state.undoActionName, "Ctrl+Z");
   setActionButton(redoButton, "Redo", state.redoActionName, "Shift+Ctrl+Z");
   const previous = shownBackgroundState;
@@ -80,7 +84,7 @@ function setActionButton(button, verb, actionName, shortcut) {
   const label = actionName ? `${verb} ${actionName}` : verb;
   button.textContent = label;
   button.title = `${label} (${shortcut})`;
-  button.disabled = !actionName || gone;
+  button.disabled = !actionName || gone || readOnly();
 }
 
 // MARK: - The live connection (docs/API.md, "Live documents")
@@ -136,6 +140,7 @@ const live = new LiveConnection(
       });
     },
     status: showConnection,
+    accessEnded: (code, reason) => accessEnded(code, reason),
   },
   () => (state ? state.version : null),
 );
@@ -173,7 +178,7 @@ function refused(error, title = "Couldn’t make that change") {
 
 /** Sends edits as one undo step (`gesture` extends the previous step with the same key). */
 function perform(edits, gesture) {
-  if (!state || gone) return Promise.resolve();
+  if (!state || gone || readOnly()) return Promise.resolve();
   const body = { type: "edit", baseVersion: state.version, edits };
   if (gesture) body.gesture = gesture;
   return live.request(body).catch((error) => refused(error));
@@ -200,7 +205,7 @@ function setBackgroundURL(url) {
 
 /** Uploads over HTTP (image bytes are not sent over the live connection); the change comes back live. */
 async function uploadBackground(file) {
-  if (!state || gone) return;
+  if (!state || gone || readOnly()) return;
   try {
     await api.uploadBackground(documentId, state.version, file);
   } catch (error) {
@@ -214,8 +219,10 @@ function deleteSelection() {
   perform([{ type: "deleteEmojis", ids }]);
 }
 
-const undo = () => live.request({ type: "undo" }, { whenOffline: "refuse" }).catch((error) => refused(error, "Couldn’t undo"));
-const redo = () => live.request({ type: "redo" }, { whenOffline: "refuse" }).catch((error) => refused(error, "Couldn’t redo"));
+const undo = () =>
+  readOnly() ? undefined : live.request({ type: "undo" }, { whenOffline: "refuse" }).catch((error) => refused(error, "Couldn’t undo"));
+const redo = () =>
+  readOnly() ? undefined : live.request({ type: "redo" }, { whenOffline: "refuse" }).catch((error) => refused(error, "Couldn’t redo"));
 
 /**
  * A dropped or pasted URL may be an image-search result link that carries the image's real
@@ -237,6 +244,10 @@ export function imageURL(text) {
 
 /** Handles dropped or pasted data: an emoji, an image file, or a URL. */
 function receive(data, point) {
+  if (readOnly()) {
+    notify("You can view this document but not change it.", { title: "View only" });
+    return;
+  }
   const emoji = data.getData(EMOJI_DRAG_TYPE);
   if (emoji) return addEmoji(emoji, point);
   const files = Array.from(data.files || []);
@@ -445,10 +456,59 @@ addEventListener("beforeunload", (event) => {
 
 // MARK: - Start
 
+/**
+ * This window's access ended while open: signed out (4401), or a revoked link or changed role
+ * (4403). If the document can still be seen, the page starts again with the role it has now.
+ */
+async function accessEnded(code, reason) {
+  if (code === 4401) {
+    api.goToSignIn();
+    return;
+  }
+  if ((await api.documentStatus(documentId)) === 200) {
+    location.reload(); // a new role: start again with it
+    return;
+  }
+  gone = true;
+  if (state) render(state);
+  setStatus("error", "No access", reason);
+  notify((reason || "Your access to this document ended.") + " Ask its owner for a new link.", {
+    kind: "error",
+    title: "Access ended",
+  });
+}
+
+/** Learns the requester's role, then sets the editor up for it. */
+async function loadRole() {
+  try {
+    role = (await api.getDocument(documentId)).role || "owner";
+  } catch (error) {
+    if (error.status !== 401) role = null; // 404: the live connection says so too
+    return;
+  }
+  document.body.dataset.role = role;
+  document.body.classList.toggle("read-only", readOnly());
+  $("view-only").hidden = !readOnly();
+  canvas.readOnly = readOnly();
+  if (role === "owner" && !sharing) {
+    const signedIn = await api.session().then((session) => session.access === "accounts", () => false);
+    if (signedIn) {
+      sharing = new ShareDialog($("share-dialog"), documentId);
+      $("share").hidden = false;
+      $("share").addEventListener("click", () => sharing.open());
+    }
+  }
+  if (state) render(state);
+}
+
+let sharing = null;
+
 function start() {
   $("export-slot").replaceWith(exportMenu(documentId));
   restoreView();
-  palettes.load();
+  loadRole().then(() => {
+    if (!readOnly()) palettes.load();
+  });
   live.open();
 }
 

@@ -192,6 +192,17 @@ export class LiveConnection {
     this.socket = null;
     this.ready = false;
     for (const item of this.outbox) item.sent = false; // sent again (by id) once back
+    if (event.code === 4401 || event.code === 4403) {
+      // No one signed in, or this window's access ended (a revoked link, a changed role):
+      // reconnecting would not help; the editor finds out what it may do now.
+      this.gone = true;
+      for (const item of this.outbox.splice(0)) {
+        item.reject(new LiveRefusal("forbidden", event.reason || "Your access to this document ended."));
+      }
+      this.handlers.accessEnded?.(event.code, event.reason || "");
+      this.report("gone");
+      return;
+    }
     if (event.code === 4404 || this.gone) {
       this.gone = true;
       for (const item of this.outbox.splice(0)) {

@@ -1,0 +1,84 @@
+import EmojiArtStore
+import Foundation
+
+/// What a request may do with one document: its owner's, a member's or a share link's role.
+/// A document the requester may not see is `404` (so ids reveal nothing), a change they may not
+/// make is `403`, and a request that carries nothing at all is `401`.
+public struct DocumentAccess: Sendable {
+    /// A role on a document and where it came from.
+    public struct Grant: Sendable, Equatable {
+        public var role: DocumentRole
+        /// The share link that gave it, when no membership gives as much.
+        public var link: UUID?
+    }
+
+    /// What a request wants to do.
+    public enum Need: Sendable {
+        /// See it, live, export it, draw it.
+        case view
+        /// Change its content or title, undo, redo.
+        case edit
+        /// Delete it, share it, revoke links.
+        case manage
+
+        func isMet(by role: DocumentRole) -> Bool {
+            switch self {
+            case .view: true
+            case .edit: role.canEdit
+            case .manage: role.canManage
+            }
+        }
+    }
+
+    let mode: AccessSettings.Mode
+    let shares: any ShareStore
+
+    public init(mode: AccessSettings.Mode, shares: any ShareStore) {
+        self.mode = mode
+        self.shares = shares
+    }
+
+    /// The best role the request has on the document, or nil.
+    public func grant(_ access: RequestAccess, on documentID: UUID) async throws -> Grant? {
+        if case .local = access.requester { return Grant(role: .owner) }
+        var best: Grant?
+        if let userID = access.requester.userID, let role = try await shares.role(of: userID, on: documentID) {
+            best = Grant(role: role)
+        }
+        for link in access.links where best?.role != .owner && link.documentID == documentID {
+            let role = link.role.documentRole
+            if best.map({ role > $0.role }) ?? true { best = Grant(role: role, link: link.id) }
+        }
+        return best
+    }
+
+    /// The grant that lets the request do `need`, or the error to answer with.
+    public func require(_ need: Need, _ access: RequestAccess, on documentID: UUID) async throws -> Grant {
+        guard let grant = try await grant(access, on: documentID) else {
+            throw access.isSomeone ? APIError.notFound("There is no document \(documentID).") : APIError.unauthorized
+        }
+        guard need.isMet(by: grant.role) else {
+            throw APIError.forbidden(
+                need == .manage
+                    ? "Only the document's owner can do that."
+                    : "You can view this document but not change it; ask its owner for edit access.")
+        }
+        return grant
+    }
+
+    /// The documents the request can see, with its role on each.
+    public func visibleDocuments(_ access: RequestAccess) async throws -> [UUID: Grant]? {
+        if case .local = access.requester { return nil }  // everything
+        var visible: [UUID: Grant] = [:]
+        if let userID = access.requester.userID {
+            for (id, role) in try await shares.documents(of: userID) { visible[id] = Grant(role: role) }
+        }
+        for link in access.links {
+            let role = link.role.documentRole
+            if visible[link.documentID].map({ role > $0.role }) ?? true {
+                visible[link.documentID] = Grant(role: role, link: link.id)
+            }
+        }
+        return visible
+    }
+}

@@ -1,0 +1,177 @@
+import EmojiArtFetch
+import EmojiArtStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/api/session`: signing in and out (accounts mode), and who is signed in; `POST /api/users`:
+/// making an account yourself when sign-up is open (`--signup open`).
+struct SessionController {
+    let settings: AccessSettings
+    let users: any UserStore
+    let sessions: any SessionStore
+    let hasher: PasswordHasher
+    let grants: LiveGrants
+    let queue = SignInQueue()
+    var now: @Sendable () -> Date = Date.init
+
+    struct Credentials: Decodable {
+        var name: String
+        var password: String
+    }
+
+    struct SessionBody: ResponseEncodable {
+        struct UserBody: Encodable {
+            var id: UUID
+            var name: String
+            var isAdmin: Bool
+        }
+
+        /// `local` or `accounts`.
+        var access: String
+        var user: UserBody
+        /// Whether anyone may make an account here.
+        var signup: Bool
+    }
+
+    func addRoutes(session: RouterGroup<AppRequestContext>, users: RouterGroup<AppRequestContext>) {
+        session.get(use: show)
+        session.post(use: signIn)
+        session.delete(use: signOut)
+        users.post(use: signUp)
+    }
+
+    /// `GET /api/session`: who is signed in, or `401`.
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> SessionBody {
+        switch context.access.requester {
+        case .local:
+            return body(for: User(id: LocalUser.id, name: LocalUser.name))
+        case .user(let user, _):
+            return body(for: user)
+        case .anonymous:
+            throw APIError.unauthorized
+        }
+    }
+
+    /// `POST /api/session` `{"name", "password"}`: `200` with the session cookie. A wrong name
+    /// and a wrong password get the same `401`, in the same time; after ``AccessSettings/throttleLimit``
+    /// failures for one name or one client address within the window, `429` with `Retry-After`.
+    @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard settings.mode == .accounts else {
+            throw APIError(
+                status: .conflict, code: "local_mode",
+                message: "This server runs in local mode: there is no signing in.")
+        }
+        guard let credentials = try await decode(Credentials.self, from: request) else {
+            throw APIError.badRequest("Send {\"name\": \"…\", \"password\": \"…\"}.")
+        }
+        let subjects = [
+            "name:" + User.nameKey(String(credentials.name.prefix(AccountRules.maximumNameLength + 1))),
+            "address:" + clientAddress(request, context),
+        ]
+        // One attempt at a time per name and per address, each seeing the failures before it.
+        let (sessions, settings, users, hasher, now) = (self.sessions, self.settings, self.users, self.hasher, self.now)
+        let signedIn = try await queue.withTurn(subjects) { () async throws -> User in
+            let date = now()
+            let windowStart = date.addingTimeInterval(-settings.throttleWindow)
+            for subject in subjects
+            where try await sessions.signInFailures(subject: subject, since: windowStart) >= settings.throttleLimit {
+                throw APIError.throttled(retryAfter: Int(settings.throttleWindow))
+            }
+            let stored = try await users.user(named: credentials.name)
+            let password = String(credentials.password.prefix(1024))
+            let verified: Bool
+            if let stored {
+                verified = try await hasher.verify(password, against: stored.passwordHash)
+            } else {
+                try await hasher.verifyAgainstNothing(password)
+                verified = false
+            }
+            guard verified, let user = stored?.user else {
+                try await sessions.recordSignInFailure(subjects: subjects, at: date)
+                throw APIError(
+                    status: .unauthorized, code: "unauthorized",
+                    message: "That name and password don't match an account.")
+            }
+            return user
+        }
+        guard let signedIn else { throw APIError.throttled(retryAfter: 60) }
+        return try await startSession(for: signedIn, at: now(), request: request, context: context, status: .ok)
+    }
+
+    /// `DELETE /api/session`: ends this browser's session and forgets its cookie.
+    @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if case .user(_, .session(let hash)) = context.access.requester {
+            try await sessions.deleteSession(tokenHash: hash)
+            await grants.sessionEnded(hash: hash)
+        }
+        var headers = HTTPFields()
+        headers[.setCookie] = Cookies.setCookie(Cookies.session, "", maxAge: 0, secure: settings.secureCookies)
+        headers[.cacheControl] = "no-store"
+        return Response(status: .noContent, headers: headers)
+    }
+
+    /// `POST /api/users` `{"name", "password"}` with `--signup open`: a new account, signed in.
+    @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard settings.mode == .accounts, settings.openSignup else {
+            throw APIError.forbidden("Sign-up is closed here: ask the server's admin for an account.")
+        }
+        guard let credentials = try await decode(Credentials.self, from: request) else {
+            throw APIError.badRequest("Send {\"name\": \"…\", \"password\": \"…\"}.")
+        }
+        if let problem = AccountRules.problem(withName: credentials.name) {
+            throw APIError(status: .unprocessableContent, code: "invalid_name", message: problem)
+        }
+        if let problem = AccountRules.problem(withPassword: credentials.password) {
+            throw APIError(status: .unprocessableContent, code: "invalid_password", message: problem)
+        }
+        let user = User(name: credentials.name, createdAt: now())
+        do {
+            try await users.addUser(user, passwordHash: try await hasher.hash(credentials.password))
+        } catch AccountStoreError.nameTaken {
+            throw APIError(
+                status: .conflict, code: "name_taken", message: "That name is taken; choose another.")
+        }
+        return try await startSession(for: user, at: now(), request: request, context: context, status: .created)
+    }
+
+    private func startSession(
+        for user: User, at date: Date, request: Request, context: AppRequestContext, status: HTTPResponse.Status
+    ) async throws -> Response {
+        let cookie = Secret.make()
+        try await sessions.createSession(tokenHash: Secret.hash(cookie), userID: user.id, at: date)
+        var response = try body(for: user).response(from: request, context: context)
+        response.status = status
+        response.headers[.setCookie] = Cookies.setCookie(
+            Cookies.session, cookie, maxAge: Int(settings.sessionIdleLimit), secure: settings.secureCookies)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    private func body(for user: User) -> SessionBody {
+        SessionBody(
+            access: settings.mode.rawValue, user: .init(id: user.id, name: user.name, isAdmin: user.isAdmin),
+            signup: settings.mode == .accounts && settings.openSignup)
+    }
+
+    /// The client's address, for throttling: the peer's; or, when the peer is a trusted proxy
+    /// (loopback, and `$EMOJIART_TRUSTED_PROXIES`), the last address it added to
+    /// `X-Forwarded-For` — the one it saw; earlier ones the client could forge. IPv6 addresses
+    /// count by their /64, which one client usually holds whole.
+    private func clientAddress(_ request: Request, _ context: AppRequestContext) -> String {
+        let peer = context.peerAddress ?? "unknown"
+        var client = peer
+        if let address = IPAddress(peer), settings.trustedProxies.contains(where: { $0.contains(address) }),
+            let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!]?.split(separator: ",").last
+        {
+            client = forwarded.trimmingCharacters(in: .whitespaces)
+        }
+        return Self.throttleKey(client)
+    }
+
+    /// An address as the throttle counts it: IPv4 whole, IPv6 by its first 64 bits.
+    static func throttleKey(_ address: String) -> String {
+        guard let parsed = IPAddress(address), case .v6(let network, _) = parsed else { return address }
+        return "v6:" + String(network, radix: 16) + "/64"
+    }
+}
