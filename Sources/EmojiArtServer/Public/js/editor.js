@@ -150,7 +150,8 @@ function showConnection({ state: connection, retryIn, waiting }) {
   if (connection === "gone") {
     setStatus("error", state ? "Deleted" : "Not found", "This document no longer exists.");
   } else if (connection === "online") {
-    if (waiting) setStatus("saving", "Saving…");
+    if (readOnly()) setStatus("saved", "Live", "Following every change as it is made");
+    else if (waiting) setStatus("saving", "Saving…");
     else setStatus("saved", "All changes saved");
   } else if (connection === "connecting") {
     setStatus("loading", state ? "Reconnecting…" : "Connecting…", waiting ? `${changes} waiting to be saved` : "");
