@@ -103,7 +103,7 @@ public struct ServerComponents: Sendable {
         self.publicURL = publicURL
         authenticator = Authenticator(
             settings: settings, sessions: stores.sessions, tokens: stores.tokens, links: stores.links)
-        documentAccess = DocumentAccess(mode: settings.mode, shares: stores.shares)
+        documentAccess = DocumentAccess(shares: stores.shares)
         grants = LiveGrants(access: documentAccess, authenticator: authenticator)
         hasher = PasswordHasher(cost: settings.passwordCost)
     }

@@ -30,11 +30,9 @@ public struct DocumentAccess: Sendable {
         }
     }
 
-    let mode: AccessSettings.Mode
     let shares: any ShareStore
 
-    public init(mode: AccessSettings.Mode, shares: any ShareStore) {
-        self.mode = mode
+    public init(shares: any ShareStore) {
         self.shares = shares
     }
 

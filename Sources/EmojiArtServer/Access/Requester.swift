@@ -52,6 +52,15 @@ public struct RequestAccess: Sendable, Equatable {
 
     /// Whether anything at all was presented that works: a user, or a link.
     public var isSomeone: Bool { requester != .anonymous || !links.isEmpty }
+
+    /// The account making the request (the local user in local mode), or `401` saying that
+    /// `what` needs one: share links open one document, not an account.
+    func account(for what: String) throws -> UUID {
+        guard let userID = requester.userID else {
+            throw APIError(status: .unauthorized, code: "unauthorized", message: "Sign in to \(what).")
+        }
+        return userID
+    }
 }
 
 /// A request context that carries ``RequestAccess``, filled in by ``AuthenticationMiddleware``.

@@ -238,15 +238,9 @@ struct DocumentsController {
         return (id, try await access.require(need, context.access, on: id))
     }
 
-    /// Who owns what the request creates: the signed-in user (or the local one). Share links
-    /// give access to one document, not an account.
+    /// Who owns what the request creates: the signed-in user (or the local one).
     static func owner(_ context: AppRequestContext) throws -> UUID {
-        guard let owner = context.access.requester.userID else {
-            throw APIError(
-                status: .unauthorized, code: "unauthorized",
-                message: "Sign in to make documents of your own; a share link opens only its document.")
-        }
-        return owner
+        try context.access.account(for: "make documents of your own; a share link opens only its document")
     }
 
     private func withDocument<T: Sendable>(

@@ -32,7 +32,7 @@ struct ImagesController {
     }
 
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ImageBody> {
-        _ = try DocumentsController.owner(context)
+        _ = try context.access.account(for: "upload images")
         let image = try Self.validatedImage(try await collect(request, limit: BodyLimits.backgroundImage))
         try await store.saveImage(image)
         return EditedResponse(status: .created, response: ImageBody(image))

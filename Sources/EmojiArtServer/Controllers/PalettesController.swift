@@ -65,11 +65,7 @@ struct PalettesController {
 
     /// The requester's palettes to change: only their own.
     func writable(_ context: AppRequestContext) async throws -> PaletteLibrary {
-        guard let owner = context.access.requester.userID else {
-            throw APIError(
-                status: .unauthorized, code: "unauthorized", message: "Sign in to keep palettes of your own.")
-        }
-        return await palettes.library(for: owner)
+        await palettes.library(for: try context.access.account(for: "keep palettes of your own"))
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws
