@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "EmojiArtGame",
             dependencies: [
-                "EmojiArtFetch", "EmojiArtStore",
+                "EmojiArtFetch", "EmojiArtKit", "EmojiArtStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,3 +1,5 @@
+import EmojiArtKit
+
 /// One player's game: the rules (``FindOrLose``), the clock they read, the picture source,
 /// and the fetch and the score display under way. The server gives each `/play` window its
 /// own session; the window sends intents (play, stop, tap) and renders the ``GameSnapshot``s
@@ -9,8 +11,7 @@ public actor FindOrLoseSession<C: Clock> where C.Duration == Duration {
     private var random: any RandomNumberGenerator
     private var fetch: Task<Void, Never>?
     private var drain: Task<Void, Never>?
-    private var subscribers: [Int: AsyncStream<GameSnapshot>.Continuation] = [:]
-    private var nextSubscriber = 0
+    private let windows = Broadcaster<GameSnapshot>(policy: .newest(8))
 
     public init(
         source: any GameImageSource, clock: C, random: any RandomNumberGenerator = SystemRandomNumberGenerator()
@@ -22,13 +23,7 @@ public actor FindOrLoseSession<C: Clock> where C.Duration == Duration {
 
     /// The current state, then every change, until the session ends.
     public func snapshots() async -> AsyncStream<GameSnapshot> {
-        let (stream, continuation) = AsyncStream.makeStream(of: GameSnapshot.self, bufferingPolicy: .bufferingNewest(8))
-        let id = nextSubscriber
-        nextSubscriber += 1
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id) }
-        }
+        let (stream, continuation) = windows.subscribe()
         continuation.yield(await snapshot())
         return stream
     }
@@ -69,8 +64,7 @@ public actor FindOrLoseSession<C: Clock> where C.Duration == Duration {
         fetch?.cancel()
         drain?.cancel()
         game.stop()
-        for continuation in subscribers.values { continuation.finish() }
-        subscribers = [:]
+        windows.finishAll()
     }
 
     private func startFetching(_ round: Int) {
@@ -141,11 +135,7 @@ public actor FindOrLoseSession<C: Clock> where C.Duration == Duration {
 
     private func publish() async {
         let snapshot = await snapshot()
-        for continuation in subscribers.values { continuation.yield(snapshot) }
-    }
-
-    private func unsubscribe(_ id: Int) {
-        subscribers[id] = nil
+        windows.send(snapshot)
     }
 }
 

@@ -10,10 +10,14 @@ public actor DocumentLibrary {
     public struct Settings: Sendable {
         /// How many undo steps each open document keeps.
         public var undoLimit = 1000
-        /// Snapshot a document this long after its last change (the original app's autosave delay).
-        public var compactionDelay: TimeInterval = 5
-        /// …or as soon as its log has this many entries.
-        public var maximumLogLength = 1000
+        /// How many of the newest log entries stay after a snapshot: a copy opened afresh (after
+        /// a restart, after unloading, on another server) replays them, so it has their undo
+        /// steps and request ids back (PRODUCT.md: the log is the truth). Two undo limits' worth,
+        /// so runs of undos in the tail still find the steps they undo.
+        public var retainedLog = 2_000
+        /// Fold the log into a new snapshot once this many entries beyond ``retainedLog`` have
+        /// gathered (and, on shutdown, whatever is beyond it).
+        public var compactionBatch = 1_000
         /// Unload a settled document after this long without a request.
         public var idleTimeout: TimeInterval = 600
 
@@ -119,9 +123,10 @@ public actor DocumentLibrary {
         let now = self.now
         // Concurrent requests for a document being loaded share this one load.
         let task = Task<LiveDocument?, any Error> {
-            guard let stored = try await store.loadCurrent(id: id) else { return nil }
+            guard let (snapshot, log) = try await store.loadDocument(id: id) else { return nil }
+            let replica = try DocumentReplica(snapshot: snapshot, log: log, undoLimit: settings.undoLimit)
             let document = LiveDocument(
-                stored: stored, store: store, images: images, undoLimit: settings.undoLimit, now: now)
+                replica: replica, snapshotVersion: snapshot.version, store: store, images: images, now: now)
             // Opening a document whose background is a URL starts the fetch (or uses the store).
             await document.refreshBackground()
             return document
@@ -168,21 +173,16 @@ public actor DocumentLibrary {
         }
     }
 
-    /// Snapshots documents whose changes have settled and unloads idle ones. The server calls
-    /// this every second; it is cheap when nothing changed.
+    /// Folds long logs into snapshots and unloads idle documents. The server calls this every
+    /// second; it is cheap when nothing changed.
     public func maintain() async {
         let date = now()
         deleted = deleted.filter { date.timeIntervalSince($0.value) < 60 }
         for (id, document) in open {
             do {
-                let (version, snapshotVersion, updatedAt) = await (
-                    document.version, document.snapshotVersion, document.updatedAt
-                )
-                let due =
-                    date.timeIntervalSince(updatedAt) >= settings.compactionDelay
-                    || version - snapshotVersion >= settings.maximumLogLength
-                if version > snapshotVersion, due {
-                    try await document.compact()
+                let (version, snapshotVersion) = await (document.version, document.snapshotVersion)
+                if version - snapshotVersion - settings.retainedLog >= settings.compactionBatch {
+                    try await document.compact(keepingLog: settings.retainedLog)
                 }
                 if let used = lastUsed[id], date.timeIntervalSince(used) >= settings.idleTimeout,
                     await document.closeIfSettled()
@@ -195,11 +195,12 @@ public actor DocumentLibrary {
         }
     }
 
-    /// Snapshots every open document (on shutdown), so the next start opens without replay.
+    /// Folds every open document's log beyond the retained tail into a snapshot (on shutdown),
+    /// so the next start replays no more than the tail.
     public func compactAll() async {
         for (id, document) in open {
             do {
-                try await document.compact()
+                try await document.compact(keepingLog: settings.retainedLog)
             } catch {
                 logger.error("Compacting document \(id) at shutdown failed: \(error)")
             }

@@ -19,7 +19,8 @@ public actor PaletteLibrary {
     private var savesInFlight = 0
     /// Counts the lists this library has served: each change is the next version.
     private var version = 1
-    private var subscribers: [UUID: AsyncStream<PaletteSnapshot>.Continuation] = [:]
+    /// Only the newest list waits for a slow window, so nothing piles up.
+    private let windows = Broadcaster<PaletteSnapshot>(policy: .newest(1))
 
     public init(store: any PaletteStore, owner: UUID = LocalUser.id) {
         self.store = store
@@ -65,14 +66,7 @@ public actor PaletteLibrary {
     /// for a slow reader, so nothing piles up).
     public func subscribe() async throws -> (current: PaletteSnapshot, updates: AsyncStream<PaletteSnapshot>) {
         let current = PaletteSnapshot(version: version, palettes: try await current().palettes)
-        let (updates, continuation) = AsyncStream.makeStream(
-            of: PaletteSnapshot.self, bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id) }
-        }
-        return (current, updates)
+        return (current, windows.subscribe().events)
     }
 
     /// Takes the stored list if it differs from this library's (another process changed it),
@@ -89,16 +83,12 @@ public actor PaletteLibrary {
     }
 
     /// How many windows follow the palettes (for tests).
-    public var subscriberCount: Int { subscribers.count }
+    public var subscriberCount: Int { windows.count }
 
     private func publish(_ list: PaletteList) {
         version += 1
         let snapshot = PaletteSnapshot(version: version, palettes: list.palettes)
-        for continuation in subscribers.values { continuation.yield(snapshot) }
-    }
-
-    private func unsubscribe(_ id: UUID) {
-        subscribers[id] = nil
+        windows.send(snapshot)
     }
 
     /// The latest list, loading (and on first start seeding) it once.

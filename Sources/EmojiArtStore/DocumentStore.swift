@@ -35,9 +35,10 @@ public protocol DocumentStore: Sendable {
     /// gone; the caller then loads the document afresh.
     func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]?
 
-    /// Replaces the snapshot with one at `snapshot.version` and drops the log entries it covers
-    /// (a store shared by several servers keeps the newest of them a while, for ``logEntries(of:after:)``).
-    /// Ignored if the stored snapshot is already at that version or newer.
+    /// Replaces the snapshot with one at `snapshot.version` and drops the log entries it covers.
+    /// Ignored if the stored snapshot is already at that version or newer. (Callers keep a tail
+    /// of the log after the snapshot: the live library's snapshots trail the newest version,
+    /// so a copy opened afresh replays the tail and has the undo history and request ids back.)
     func saveSnapshot(_ snapshot: StoredDocument) async throws
 
     /// Deletes a document, its log, its members and its links. Returns false if there was no
@@ -153,9 +154,8 @@ public struct LogEntry: Sendable, Equatable, Codable {
     public var date: Date
     /// What made it, so another server replaying the log keeps the same undo history.
     public var step: LogStep
-    /// The live window request that made it, so a request resent to another server that has
-    /// the document open is recognised rather than applied twice. (A copy opened afresh does not
-    /// yet read these back: see the #9 closing note.)
+    /// The live window request that made it, so a request resent later — to this server or
+    /// another, before a restart or after — is recognised rather than applied twice.
     public var requestID: String?
 
     public init(version: Int, edits: [Edit], date: Date, step: LogStep = .unrecorded, requestID: String? = nil) {
@@ -233,8 +233,18 @@ extension DocumentStore {
     /// Opens a document: the snapshot with its log replayed, at the latest version.
     public func loadCurrent(id: UUID) async throws -> StoredDocument? {
         guard let (snapshot, log) = try await loadDocument(id: id) else { return nil }
-        var current = snapshot
-        for entry in log {
+        return try snapshot.folding(log)
+    }
+}
+
+extension StoredDocument {
+    /// This snapshot with log entries applied as plain edits: the document at the last one's
+    /// version.
+    ///
+    /// - Throws: ``StoreError/corrupt(_:)`` if the entries skip a version or one no longer applies.
+    public func folding(_ entries: some Sequence<LogEntry>) throws -> StoredDocument {
+        var current = self
+        for entry in entries {
             guard entry.version == current.version + 1 else {
                 throw StoreError.corrupt("document \(id)'s log skips from \(current.version) to \(entry.version)")
             }

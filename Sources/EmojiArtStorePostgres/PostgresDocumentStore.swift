@@ -196,9 +196,6 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         ),
     ]
 
-    /// Log entries kept behind a new snapshot (``saveSnapshot(_:)``) for servers catching up.
-    static let retainedLogEntries = 2_000
-
     /// Every migration's version, in order.
     public static var migrationVersions: [Int] { migrations.map(\.version) }
 
@@ -309,11 +306,8 @@ public final class PostgresDocumentStore: SharedDocumentStore {
             ).decode(Int.self) {
                 snapshotVersion = stored
             }
-            guard let snapshotVersion else { return nil }
-            let rows = try await Self.logRows(of: id, after: version, on: connection, logger: self.logger)
-            // Behind the snapshot, the retained entries serve if they reach back far enough.
-            guard snapshotVersion <= version || rows.first?.version == version + 1 else { return nil }
-            return rows
+            guard let snapshotVersion, snapshotVersion <= version else { return nil }
+            return try await Self.logRows(of: id, after: version, on: connection, logger: self.logger)
         }
         return try rows?.map { try $0.entry(of: id) }
     }
@@ -385,13 +379,9 @@ public final class PostgresDocumentStore: SharedDocumentStore {
                 updated += 1
             }
             guard updated == 1 else { return }
-            // The newest entries the snapshot folds in are kept a while: another server that
-            // is a little behind still catches up from the log instead of reopening the document.
             try await connection.query(
-                """
-                DELETE FROM edit_log
-                WHERE document_id = \(snapshot.id) AND version <= \(snapshot.version - Self.retainedLogEntries)
-                """, logger: self.logger)
+                "DELETE FROM edit_log WHERE document_id = \(snapshot.id) AND version <= \(snapshot.version)",
+                logger: self.logger)
         }
     }
 

@@ -1,9 +1,10 @@
 import EmojiArtKit
-import EmojiArtLive
 import EmojiArtStore
 import Foundation
 import Synchronization
 import Testing
+
+@testable import EmojiArtLive
 
 /// A store that counts transactions and can be told to fail, around an in-memory one.
 final class InstrumentedStore: DocumentStore, PaletteStore, ImageStore {
@@ -45,6 +46,35 @@ final class InstrumentedStore: DocumentStore, PaletteStore, ImageStore {
         try await Task.sleep(for: .milliseconds(saveDelay.load(ordering: .relaxed)))
         try await base.savePalettes(palettes, owner: owner)
     }
+}
+
+/// A store whose appends conflict on demand while its log never shows what they conflicted
+/// with (a lagging replica), counting the reads.
+final class LaggingStore: DocumentStore {
+    let base = InMemoryStore()
+    let conflict = Atomic<Bool>(false)
+    let reads = Atomic<Int>(0)
+
+    var kind: String { "lagging" }
+    func listDocuments() async throws -> [DocumentSummary] { try await base.listDocuments() }
+    func createDocument(_ record: StoredDocument, owner: UUID) async throws {
+        try await base.createDocument(record, owner: owner)
+    }
+    func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
+        try await base.loadDocument(id: id)
+    }
+    func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
+        if conflict.load(ordering: .relaxed) {
+            throw StoreError.versionConflict(id: id, expected: entries[0].version - 1)
+        }
+        try await base.append(entries, to: id, summary: summary)
+    }
+    func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {
+        reads.add(1, ordering: .relaxed)
+        return []
+    }
+    func saveSnapshot(_ snapshot: StoredDocument) async throws { try await base.saveSnapshot(snapshot) }
+    func deleteDocument(id: UUID) async throws -> Bool { try await base.deleteDocument(id: id) }
 }
 
 /// A clock the test moves by hand.
@@ -135,19 +165,131 @@ struct LiveDocumentTests {
         #expect(try await document.redo().version == redone.version)
     }
 
-    @Test func settledDocumentsAreCompactedAfterTheDelay() async throws {
+    @Test func longLogsAreFoldedIntoASnapshotThatTrailsTheNewestVersion() async throws {
         let store = InstrumentedStore()
-        let clock = ManualClock()
-        let library = makeLibrary(store: store, clock: clock)
+        var settings = DocumentLibrary.Settings()
+        settings.retainedLog = 4
+        settings.compactionBatch = 3
+        let library = DocumentLibrary(store: store, settings: settings)
         let created = try await library.create(try EmojiArtDocument())
         let document = try #require(try await library.document(created.id))
-        for x in 0..<5 { _ = try await document.perform([emoji(x)], baseVersion: x) }
+        for x in 0..<6 { _ = try await document.perform([emoji(x)], baseVersion: x) }
         await library.maintain()
-        #expect(store.base.logLength(of: created.id) == 5, "not yet: the last change was just now")
-        clock.advance(by: 6)
+        #expect(store.base.logLength(of: created.id) == 6, "not yet: only 2 entries beyond the tail")
+        _ = try await document.perform([emoji(6)], baseVersion: 6)
         await library.maintain()
-        #expect(store.base.logLength(of: created.id) == 0)
-        #expect(try await store.loadDocument(id: created.id)?.snapshot.version == 5)
+        #expect(store.base.logLength(of: created.id) == 4)
+        let stored = try #require(try await store.loadDocument(id: created.id))
+        #expect(stored.snapshot.version == 3)
+        #expect(try await store.loadCurrent(id: created.id)?.document == document.state().document)
+        // On shutdown, everything beyond the tail is folded in.
+        _ = try await document.perform([emoji(7)], baseVersion: 7)
+        await library.compactAll()
+        #expect(try await store.loadDocument(id: created.id)?.snapshot.version == 4)
+    }
+
+    // Finding 2 and the log as the truth: a fresh start has the undo history and the request
+    // ids back, from the log.
+    @Test func aCopyOpenedAfreshRecognisesResentRequestsAndUndoesWhatWasDoneBefore() async throws {
+        let store = InMemoryStore()
+        let before = makeLibrary(store: store)
+        let created = try await before.create(try EmojiArtDocument())
+        _ = try await before.withDocument(created.id) {
+            try await $0.perform([emoji(1)], baseVersion: 0, requestID: "w1")
+        }
+        let moved = try #require(
+            try await before.withDocument(created.id) {
+                try await $0.perform(
+                    [.moveEmojis(ids: [1], offset: Point(x: 9, y: 0))], baseVersion: 1, requestID: "w2")
+            })
+        await before.compactAll()  // nothing beyond the tail: the log stays
+
+        let after = makeLibrary(store: store)  // a restart, or another instance
+        let resent = try #require(
+            try await after.withDocument(created.id) {
+                try await $0.perform(
+                    [.moveEmojis(ids: [1], offset: Point(x: 9, y: 0))], baseVersion: 1, requestID: "w2")
+            })
+        #expect(resent.version == 2)
+        #expect(resent.document == moved.document)
+        #expect(resent.undoActionName == "Move")
+        let undone = try #require(try await after.withDocument(created.id) { try await $0.undo(requestID: "w3") })
+        #expect(undone.document.emojis.first?.position == Point(x: 1, y: 0))
+        #expect(undone.redoActionName == "Move")
+        #expect(undone.version == 3)
+    }
+
+    // Finding 5: a client that saw a newer version (through another server) while this copy
+    // is committing is caught up, not told of a false conflict.
+    @Test func aNewerBaseWhileCommittingCatchesUp() async throws {
+        let store = InstrumentedStore()
+        let here = makeLibrary(store: store)
+        let there = makeLibrary(store: store)
+        let created = try await here.create(try EmojiArtDocument())
+        let document = try #require(try await here.document(created.id))
+        _ = try await there.withDocument(created.id) { try await $0.perform([emoji(1)], baseVersion: 0) }
+        store.appendDelay.store(100, ordering: .relaxed)
+        // This copy's own edit conflicts and rebases while the next request, based on version
+        // 1 (seen on the other server), arrives.
+        let own = Task { try await document.perform([emoji(2)], baseVersion: 0) }
+        try await Task.sleep(for: .milliseconds(20))
+        let newer = try await document.perform([.moveEmojis(ids: [1], offset: Point(x: 1, y: 0))], baseVersion: 1)
+        _ = try await own.value
+        #expect(newer.version == 3)
+        #expect(try await document.state().document.emojis.count == 2)
+    }
+
+    // Finding 5: a conflict found after the copy was closed says why it closed.
+    @Test func aConflictOnACopyDeletedMeanwhileSaysDeleted() async throws {
+        let store = InstrumentedStore()
+        let here = makeLibrary(store: store)
+        let there = makeLibrary(store: store)
+        let created = try await here.create(try EmojiArtDocument())
+        let document = try #require(try await here.document(created.id))
+        _ = try await there.withDocument(created.id) { try await $0.perform([emoji(1)], baseVersion: 0) }
+        store.appendDelay.store(100, ordering: .relaxed)
+        let edit = Task { try await document.perform([emoji(2)], baseVersion: 0) }
+        try await Task.sleep(for: .milliseconds(20))
+        await here.storeChanged(.deleted(created.id))
+        await #expect(throws: LiveDocumentError.deleted) { try await edit.value }
+    }
+
+    // Finding 5: a conflict whose read finds nothing new is retried after growing pauses, and
+    // then given up (the library opens a fresh copy), rather than spinning.
+    @Test func aConflictThatFindsNothingNewBacksOffThenGivesUp() async throws {
+        let store = LaggingStore()
+        let library = makeLibrary(store: store)
+        let created = try await library.create(try EmojiArtDocument())
+        let document = try #require(try await library.document(created.id))
+        store.conflict.store(true, ordering: .relaxed)
+        let start = ContinuousClock.now
+        await #expect(throws: LiveDocumentError.unloaded) { try await document.perform([emoji(1)], baseVersion: 0) }
+        #expect(ContinuousClock.now - start > .milliseconds(200))
+        #expect(store.reads.load(ordering: .relaxed) == LiveDocument.emptyReadLimit + 1)
+    }
+
+    // Finding 4: a rebase onto another server's background starts fetching it.
+    @Test func aRebaseRefreshesTheBackground() async throws {
+        let store = InstrumentedStore()
+        let images = BackgroundImages(store: store.base) { _ in throw BackgroundImageError(reason: "offline") }
+        let here = DocumentLibrary(store: store, images: images)
+        let there = makeLibrary(store: store)
+        let created = try await here.create(try EmojiArtDocument())
+        let document = try #require(try await here.document(created.id))
+        _ = try await there.withDocument(created.id) {
+            try await $0.perform([.setBackground(.url(URL(string: "http://127.0.0.1:9/a.png")!))], baseVersion: 0)
+        }
+        _ = try await document.perform([emoji(1)], baseVersion: 0)  // conflicts, rebases onto it
+        var state = try await document.state().backgroundState
+        for _ in 0..<100 where state == .none || state == .fetching(url: URL(string: "http://127.0.0.1:9/a.png")) {
+            try await Task.sleep(for: .milliseconds(10))
+            state = try await document.state().backgroundState
+        }
+        guard case .failed(let url?, _) = state else {
+            Issue.record("expected the other server's background to be fetched, got \(state)")
+            return
+        }
+        #expect(url.absoluteString == "http://127.0.0.1:9/a.png")
     }
 
     @Test func idleDocumentsUnloadAndReopenFromTheStore() async throws {
@@ -158,7 +300,6 @@ struct LiveDocumentTests {
             try await library.withDocument(created.id) { try await $0.perform([emoji(7)], baseVersion: 0) })
         let first = try #require(try await library.document(created.id))
         clock.advance(by: 61)
-        await library.maintain()  // compacts
         await library.maintain()  // unloads
         #expect(await library.openCount == 0)
         // A request still holding the old copy is retried on a fresh one.

@@ -53,6 +53,12 @@ public struct EditingSession: Sendable {
         try replay(.redo)
     }
 
+    /// The edits ``undo()`` would apply, or nil if there is nothing to undo.
+    public var undoEdits: [Edit]? { history.undoSteps.last?.edits.inOrder }
+
+    /// The edits ``redo()`` would apply, or nil if there is nothing to redo.
+    public var redoEdits: [Edit]? { history.redoSteps.last?.edits.inOrder }
+
     /// Applies the top step of one stack and moves it, now holding the edits that reverse what
     /// was just applied, to the other stack. On failure the step stays where it was.
     private mutating func replay(_ direction: UndoHistory.Direction) throws -> [Edit]? {
