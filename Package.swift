@@ -163,7 +163,11 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "EmojiArtLiveTests", dependencies: ["EmojiArtLive", "EmojiArtStorePostgres", "EmojiArtTestSupport"]),
+            name: "EmojiArtLiveTests",
+            dependencies: [
+                "EmojiArtLive", "EmojiArtStorePostgres", "EmojiArtStoreSQLite", "EmojiArtTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "EmojiArtFetchTests",
             dependencies: [

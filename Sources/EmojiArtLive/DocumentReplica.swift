@@ -148,6 +148,9 @@ struct DocumentReplica {
     /// conflicts and rebases onto it).
     var knownVersion: Int { committed.version + inFlight }
 
+    /// The operations in the batch being written.
+    var inFlightTickets: Set<Ticket> { Set(staged.prefix(inFlight).map(\.ticket)) }
+
     /// Whether nothing is staged: every acknowledged change is in the store.
     var isIdle: Bool { staged.isEmpty }
 
@@ -169,11 +172,18 @@ struct DocumentReplica {
         }
         // The client can only have seen committed versions, of this copy or another server's.
         if operation.baseVersion > committed.version { return .behind }
-        if case .perform = operation.step, operation.edits.isEmpty { return .unchanged }
-        guard let staged = try stage(operation, ticket: nextTicket, at: date) else { return .unchanged }
+        if case .perform = operation.step, operation.edits.isEmpty { return unchanged(operation) }
+        guard let staged = try stage(operation, ticket: nextTicket, at: date) else { return unchanged(operation) }
         nextTicket += 1
         append(staged)
         return .staged(staged.ticket)
+    }
+
+    /// An operation that changes nothing; its request id is remembered (by this copy only: it
+    /// is not in the log), so a resend after someone else's change doesn't undo that instead.
+    private mutating func unchanged(_ operation: DocumentOperation) -> Submission {
+        if let requestID = operation.requestID { rememberRequest(requestID, version: committed.version) }
+        return .unchanged
     }
 
     /// Applies an operation to ``working`` as the next version. Nil if it changes nothing.
@@ -288,6 +298,7 @@ struct DocumentReplica {
                     append(restaged)
                 } else {
                     // Nothing left to do: an undo with nothing left to undo.
+                    _ = unchanged(operation.operation)
                     settlement.outcomes.append((operation.ticket, .success(committed)))
                 }
             } catch let error as LiveDocumentError {
@@ -349,6 +360,24 @@ struct DocumentReplica {
             }
             requestOrder.removeFirst(forgotten)
         }
+    }
+
+    /// The version to fold a stored log into a snapshot at so that the newest `retained`
+    /// entries stay: never between two entries of one gesture (a fresh copy would restore half
+    /// the gesture as a step of its own), and never before the snapshot. `log` holds the
+    /// entries after `snapshotVersion`, in order.
+    static func compactionPoint(snapshotVersion: Int, log: [LogEntry], retaining retained: Int) -> Int {
+        var point = (log.last?.version ?? snapshotVersion) - retained
+        func entry(_ version: Int) -> LogEntry? {
+            let index = version - snapshotVersion - 1
+            return log.indices.contains(index) ? log[index] : nil
+        }
+        while point > snapshotVersion, let next = entry(point + 1), case .perform(let gesture?) = next.step,
+            entry(point)?.step == .perform(gesture: gesture)
+        {
+            point -= 1
+        }
+        return max(point, snapshotVersion)
     }
 
     /// The changes after `version`, if this copy still has them all (else nil).

@@ -206,7 +206,11 @@ public actor LiveDocument {
             try? await Task.sleep(for: .milliseconds(1 << min(emptyReads, 7)))
         }
         do {
-            return settle(try replica.rebase(onto: theirs), watching: ticket)
+            let settlement = try replica.rebase(onto: theirs)
+            // A notification that came during the read was judged against the batch then in
+            // flight: read once more before the writer stops.
+            catchUpWanted = true
+            return settle(settlement, watching: ticket)
         } catch {
             return failAll(with: .unloaded, watching: ticket)
         }
@@ -231,15 +235,22 @@ public actor LiveDocument {
         return own
     }
 
-    /// Closes this copy after a failed write: every waiting caller hears `failure`.
+    /// Closes this copy after a failed write or read: the callers whose operations were in the
+    /// batch being written hear `failure`; the others (never sent) hear why the copy closed, so
+    /// the library retries them on a fresh copy. Returns `ticket`'s outcome.
     private func failAll(
         with failure: LiveDocumentError, watching ticket: DocumentReplica.Ticket
     ) -> Result<LiveDocumentState, LiveDocumentError> {
         close(reason: closedReason ?? failure)
+        let sent = replica.inFlightTickets
+        let unsent = Self.callerError(closedReason ?? failure)
         let waiting = waiters
         waiters = [:]
-        for waiter in waiting.values.joined() { waiter.resume(returning: .settled(.failure(failure))) }
-        return .failure(failure)
+        for (waiting, continuations) in waiting {
+            let result = Result<LiveDocumentState, LiveDocumentError>.failure(sent.contains(waiting) ? failure : unsent)
+            for continuation in continuations { continuation.resume(returning: .settled(result)) }
+        }
+        return .failure(sent.contains(ticket) ? failure : unsent)
     }
 
     /// Gives the writing to a caller whose operation is staged; else catches up if asked to
@@ -262,6 +273,10 @@ public actor LiveDocument {
             guard catchUpWanted else { break }
             catchUpWanted = false
             await readOthersEntries()
+        }
+        if let closedReason {
+            // Closed while writing (deleted, say): whoever still waits hears why.
+            _ = failAll(with: Self.callerError(closedReason), watching: -1)
         }
         isWriting = false
         let idle = idleWaiters
@@ -377,9 +392,10 @@ public actor LiveDocument {
     /// Returns whether it wrote one.
     @discardableResult
     func compact(keepingLog retainedLog: Int) async throws -> Bool {
-        let target = replica.committed.version - retainedLog
-        guard closedReason == nil, target > snapshotVersion else { return false }
+        guard closedReason == nil, replica.committed.version - retainedLog > snapshotVersion else { return false }
         guard let (snapshot, log) = try await store.loadDocument(id: id) else { return false }
+        let target = DocumentReplica.compactionPoint(
+            snapshotVersion: snapshot.version, log: log, retaining: retainedLog)
         guard snapshot.version < target else {
             snapshotVersion = max(snapshotVersion, snapshot.version)
             return false

@@ -266,4 +266,36 @@ struct DocumentReplicaTests {
         #expect(replica.replica.changes(after: count - 5)?.count == 5)
         #expect(replica.replica.changes(after: 0) == nil)
     }
+
+    @Test func aResentRequestThatChangedNothingStillChangesNothing() throws {
+        let replica = try driver()
+        _ = try replica.submit(edit([add(1)], base: 0))
+        replica.commit()
+        _ = try replica.submit(undo(base: 1))
+        replica.commit()
+        #expect(try replica.submit(undo(base: 2, id: "u")) == .unchanged)
+        // Someone else adds; the window resends its undo after a reconnect: still nothing.
+        _ = try replica.submit(edit([add(2)], base: 2))
+        replica.commit()
+        #expect(try replica.submit(undo(base: 3, id: "u")) == .alreadyApplied(version: 2))
+        #expect(replica.replica.committed.document.emojis.count == 1)
+    }
+
+    @Test func aSnapshotIsNeverTakenInTheMiddleOfAGesture() {
+        func entry(_ version: Int, _ step: LogStep) -> LogEntry {
+            LogEntry(version: version, edits: [.retitle("v\(version)")], date: date, step: step)
+        }
+        let drag = LogStep.perform(gesture: "drag-1")
+        let log = [
+            entry(11, .perform(gesture: nil)), entry(12, drag), entry(13, drag), entry(14, drag),
+            entry(15, .perform(gesture: nil)), entry(16, .undo),
+        ]
+        // Keeping 3 would fold 11–13 and split the drag (12–14): fold only up to 11.
+        #expect(DocumentReplica.compactionPoint(snapshotVersion: 10, log: log, retaining: 3) == 11)
+        #expect(DocumentReplica.compactionPoint(snapshotVersion: 10, log: log, retaining: 2) == 14)
+        #expect(DocumentReplica.compactionPoint(snapshotVersion: 10, log: log, retaining: 6) == 10)
+        #expect(DocumentReplica.compactionPoint(snapshotVersion: 10, log: log, retaining: 9) == 10)
+        // A gesture that reaches back to the snapshot: nothing to fold.
+        #expect(DocumentReplica.compactionPoint(snapshotVersion: 11, log: Array(log.dropFirst()), retaining: 4) == 11)
+    }
 }

@@ -254,6 +254,70 @@ struct LiveDocumentTests {
         await #expect(throws: LiveDocumentError.deleted) { try await edit.value }
     }
 
+    // A copy closed while its writer's append is in flight: the append still lands (it was
+    // sent), and every caller still waiting hears that the document was deleted — none hangs.
+    @Test func callersWaitingWhenTheCopyClosesMidWriteHearWhy() async throws {
+        let store = InstrumentedStore()
+        let library = makeLibrary(store: store)
+        let created = try await library.create(try EmojiArtDocument())
+        let document = try #require(try await library.document(created.id))
+        store.appendDelay.store(400, ordering: .relaxed)
+        let writer = Task { try await document.perform([emoji(1)], baseVersion: 0) }
+        try await Task.sleep(for: .milliseconds(50))
+        let waiting = (2..<5).map { x in Task { try await document.perform([emoji(x)], baseVersion: 0) } }
+        try await Task.sleep(for: .milliseconds(50))
+        await library.storeChanged(.deleted(created.id))  // announced by another server
+        // Each answers within a few seconds (a hang is the bug), the writer's with its commit.
+        let outcomes = try await withThrowingTaskGroup(of: [String]?.self) { group in
+            group.addTask {
+                var outcomes = [(try? await writer.value)?.version == 1 ? "committed" : "lost"]
+                for edit in waiting {
+                    do {
+                        _ = try await edit.value
+                        outcomes.append("committed")
+                    } catch {
+                        outcomes.append("\(error)")
+                    }
+                }
+                return outcomes
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        let answered = try #require(outcomes, "a caller never got an answer")
+        #expect(answered.first == "committed")
+        #expect(answered.dropFirst().allSatisfy { $0 == "committed" || $0 == "\(LiveDocumentError.deleted)" })
+        #expect(answered.contains("\(LiveDocumentError.deleted)"))
+    }
+
+    // A failed write fails only the operations it carried: those staged behind it are retried
+    // on a fresh copy and kept.
+    @Test func aFailedWriteFailsOnlyWhatItCarried() async throws {
+        let store = InstrumentedStore()
+        let library = makeLibrary(store: store)
+        let created = try await library.create(try EmojiArtDocument())
+        store.appendDelay.store(100, ordering: .relaxed)
+        store.failAppends.store(true, ordering: .relaxed)
+        let carried = Task {
+            try await library.withDocument(created.id) { try await $0.perform([emoji(1)], baseVersion: 0) }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        let behind = Task {
+            try await library.withDocument(created.id) { try await $0.perform([emoji(2)], baseVersion: 0) }
+        }
+        try await Task.sleep(for: .milliseconds(130))
+        store.failAppends.store(false, ordering: .relaxed)
+        await #expect(throws: LiveDocumentError.self) { try await carried.value }
+        let kept = try #require(try await behind.value)
+        #expect(kept.version == 1)
+        #expect(kept.document.emojis.map(\.position.x) == [2])
+    }
+
     // Finding 5: a conflict whose read finds nothing new is retried after growing pauses, and
     // then given up (the library opens a fresh copy), rather than spinning.
     @Test func aConflictThatFindsNothingNewBacksOffThenGivesUp() async throws {
