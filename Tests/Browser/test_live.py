@@ -130,8 +130,10 @@ def test_edits_made_offline_wait_and_are_sent_when_the_connection_is_back(page, 
         ws.connect_to_server()
         link["sockets"].append(ws)
 
-    page.route_web_socket("**/live*", route)
+    # Only the document's connection goes down (the palettes have one of their own).
+    page.route_web_socket("**/api/documents/*/live*", route)
     open_editor(page, doc)
+    expect(page.locator(".palette-emoji").first).to_be_visible()
     link["up"] = False
     for ws in link["sockets"]:
         ws.close(code=1001, reason="Gone for the test.")
