@@ -49,8 +49,6 @@ struct DocumentReplica {
         var entry: LogEntry
         /// What the entry changes, for live windows.
         var patch: DocumentPatch
-        /// The session once the entry is applied: the committed one once it is durable.
-        var session: EditingSession
         /// The document's state once the entry is durable.
         var state: LiveDocumentState
     }
@@ -102,6 +100,8 @@ struct DocumentReplica {
     /// being written.
     private(set) var staged: [Staged] = []
     private(set) var inFlight = 0
+    /// The session at the end of the batch in flight: the committed one once it is durable.
+    private var inFlightSession: EditingSession?
     private var nextTicket: Ticket = 0
     /// Ids of committed requests with their versions, and their order (oldest first).
     private var committedRequests: [String: Int] = [:]
@@ -137,7 +137,7 @@ struct DocumentReplica {
                 throw StoreError.corrupt("document \(id)'s log entry \(entry.version) no longer applies: \(error)")
             }
         }
-        working = committedSession
+        takeReplayedDocument()
     }
 
     /// The version the working state is at: committed plus staged.
@@ -220,8 +220,7 @@ struct DocumentReplica {
             redoActionName: working.history.redoActionName, createdAt: createdAt, updatedAt: updatedAt)
         return Staged(
             ticket: ticket, operation: operation, entry: entry,
-            patch: DocumentPatch(edits: applied, firstNewID: firstNewID, after: working.document), session: working,
-            state: state)
+            patch: DocumentPatch(edits: applied, firstNewID: firstNewID, after: working.document), state: state)
     }
 
     private mutating func append(_ entry: Staged) {
@@ -236,6 +235,7 @@ struct DocumentReplica {
     mutating func nextBatch() -> Batch? {
         guard inFlight == 0, let last = staged.last else { return nil }
         inFlight = staged.count
+        inFlightSession = working
         let summary = DocumentSummary(
             id: id, title: last.state.document.title, emojiCount: last.state.document.emojis.count,
             version: last.state.version, createdAt: createdAt, updatedAt: last.state.updatedAt)
@@ -247,10 +247,11 @@ struct DocumentReplica {
         let batch = staged[..<inFlight]
         staged.removeFirst(inFlight)
         inFlight = 0
+        committedSession = inFlightSession ?? working
+        inFlightSession = nil
         var settlement = Settlement()
         for commit in batch {
             if let requestID = commit.operation.requestID { stagedRequests[requestID] = nil }
-            committedSession = commit.session
             committed = commit.state
             let change = LiveChange(
                 version: commit.entry.version, patch: commit.patch, undoActionName: commit.state.undoActionName,
@@ -275,6 +276,7 @@ struct DocumentReplica {
         let operations = staged
         staged = []
         inFlight = 0
+        inFlightSession = nil
         stagedRequests = [:]
         working = committedSession
         for entry in theirs {
@@ -287,7 +289,7 @@ struct DocumentReplica {
                 throw Diverged(reason: "version \(entry.version) does not apply: \(error)")
             }
         }
-        working = committedSession
+        takeReplayedDocument()
         for operation in operations {
             if let requestID = operation.operation.requestID, committedRequests[requestID] != nil {
                 settlement.outcomes.append((operation.ticket, .success(committed)))
@@ -323,11 +325,12 @@ struct DocumentReplica {
     private mutating func replay(_ entry: LogEntry, withPatch: Bool) throws -> LiveChange? {
         let firstNewID = committedSession.document.nextEmojiID
         try committedSession.mirror(entry)
-        committed = LiveDocumentState(
-            id: id, document: committedSession.document, version: entry.version,
-            undoActionName: committedSession.history.undoActionName,
-            redoActionName: committedSession.history.redoActionName, createdAt: createdAt,
-            updatedAt: max(committed.updatedAt, entry.date))
+        // The document itself is taken once the replay is done (``takeReplayedDocument()``):
+        // holding it here would make the next entry copy the whole document.
+        committed.version = entry.version
+        committed.updatedAt = max(committed.updatedAt, entry.date)
+        committed.undoActionName = committedSession.history.undoActionName
+        committed.redoActionName = committedSession.history.redoActionName
         guard withPatch else {
             if let requestID = entry.requestID { rememberRequest(requestID, version: entry.version) }
             return nil
@@ -339,6 +342,13 @@ struct DocumentReplica {
             updatedAt: entry.date, requestID: entry.requestID)
         remember(change)
         return change
+    }
+
+    /// Makes the committed state show the replayed session's document, and drops the working
+    /// session's hold on the pre-replay one.
+    private mutating func takeReplayedDocument() {
+        committed.document = committedSession.document
+        working = committedSession
     }
 
     /// Keeps a committed change for reconnecting windows and its request id for resends.
