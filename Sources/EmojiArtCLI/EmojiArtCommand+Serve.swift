@@ -77,7 +77,14 @@ extension EmojiArtCommand {
                 full: fsync every commit (survives power loss); normal: survives the server being killed, \
                 not the machine crashing ($EMOJIART_DURABILITY).
                 """)
-        var durability: String = ProcessInfo.processInfo.environment["EMOJIART_DURABILITY"] ?? "full"
+        var durability: SQLiteDocumentStore.Durability = .fromEnvironment
+
+        @Option(
+            help: """
+                Seconds a connection may go without a complete request head — a new one, or a \
+                kept-alive one between requests — before it is closed.
+                """)
+        var requestHeadTimeout: Int = 10
 
         @Option(
             help: """
@@ -89,14 +96,19 @@ extension EmojiArtCommand {
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
+            guard (1...3600).contains(requestHeadTimeout) else {
+                throw ValidationError("--request-head-timeout must be 1...3600 seconds.")
+            }
             guard AccessSettings.Mode(rawValue: access) != nil else {
                 throw ValidationError("--access must be local or accounts.")
             }
             guard signup == "open" || signup == "closed" else {
                 throw ValidationError("--signup must be open or closed.")
             }
-            guard SQLiteDocumentStore.Durability(rawValue: durability) != nil else {
-                throw ValidationError("--durability must be full or normal.")
+            if let value = ProcessInfo.processInfo.environment["EMOJIART_DURABILITY"], !value.isEmpty,
+                SQLiteDocumentStore.Durability(rawValue: value) == nil
+            {
+                throw ValidationError("$EMOJIART_DURABILITY must be full or normal, not \"\(value)\".")
             }
             if memory, data != nil { throw ValidationError("Use --data or --memory, not both.") }
             if database != nil, memory || data != nil {
@@ -111,6 +123,7 @@ extension EmojiArtCommand {
             var configuration = ServerConfiguration()
             configuration.host = host
             configuration.port = port
+            configuration.requestHeadTimeout = .seconds(requestHeadTimeout)
             configuration.access = AccessSettings.Mode(rawValue: access) ?? .local
             configuration.openSignup = signup == "open"
             if let publicURL {
@@ -119,7 +132,7 @@ extension EmojiArtCommand {
                 }
                 configuration.publicURL = url
             }
-            configuration.durability = SQLiteDocumentStore.Durability(rawValue: durability) ?? .full
+            configuration.durability = durability
             configuration.dataDirectory = memory ? nil : (data ?? ServerConfiguration.defaultDataDirectory)
             if let fetchAllow {
                 let allowsPublic = configuration.fetchPolicy.allowsPublicAddresses
@@ -137,7 +150,15 @@ extension EmojiArtCommand {
                 say("EmojiArt is running at \(url)")
                 say("Documents are stored in \(storeDescription). Press Ctrl-C to stop.")
             }
-            try await app.runService()
+            try await runServer(app, configuration, logger: logger)
         }
+    }
+}
+
+/// `--durability full|normal`, checked by the argument parser.
+extension SQLiteDocumentStore.Durability: ExpressibleByArgument {
+    /// $EMOJIART_DURABILITY if it names one, else `full` (a wrong value is refused in `validate()`).
+    static var fromEnvironment: Self {
+        ProcessInfo.processInfo.environment["EMOJIART_DURABILITY"].flatMap(Self.init(rawValue:)) ?? .full
     }
 }

@@ -57,8 +57,11 @@ public func buildApplication(
         router: router,
         server: .guardedWebSocketUpgrade(
             webSocketRouter: buildLiveRouter(components, game: game, logger: logger),
-            siteGuard: components.siteGuard,
-            configuration: .init(maxFrameSize: LiveChannel.Limits().maximumMessageBytes)),
+            siteGuard: components.siteGuard, headTimeout: configuration.requestHeadTimeout,
+            // Text that is not UTF-8 closes the connection with 1007 (RFC 6455 §8.1).
+            configuration: .init(
+                maxFrameSize: LiveChannel.Limits().maximumMessageBytes, closeTimeout: configuration.liveCloseTimeout,
+                validateUTF8: true)),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
         services: services,
         onServerRunning: { channel in
@@ -167,7 +170,7 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
         let id = context.requestContext.parameters.get("id").flatMap(UUID.init(uuidString:))
         let version = context.request.uri.queryParameters.get("version").flatMap { Int($0) }
         guard let id else { return }
-        await channel.run(
+        try await channel.run(
             document: id, since: version, access: context.requestContext.access, inbound: inbound, outbound: outbound)
     }
     let paletteChannel = PaletteChannel(logger: logger)
@@ -202,4 +205,17 @@ struct HealthBody: ResponseEncodable {
     /// `local` or `accounts`, so the sign-in page knows whether there is anything to sign in to.
     var access: String
     var signup: Bool
+}
+
+/// Runs the server until SIGTERM or SIGINT, then shuts down gracefully: requests finish, live
+/// connections are closed, the maintenance service folds the logs; whatever has not finished
+/// after ``ServerConfiguration/shutdownGracePeriod`` is cancelled.
+public func runServer(
+    _ app: some ApplicationProtocol & Service, _ configuration: ServerConfiguration, logger: Logger
+) async throws {
+    var group = ServiceGroupConfiguration(
+        services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    group.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+    group.maximumCancellationDuration = .seconds(5)
+    try await ServiceGroup(configuration: group).run()
 }

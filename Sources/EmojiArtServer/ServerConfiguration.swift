@@ -34,6 +34,14 @@ public struct ServerConfiguration: Sendable {
     }
     /// How often idle documents are compacted and unloaded.
     public var maintenanceInterval: Duration = .seconds(1)
+    /// How long a connection may go without a complete request head — a new connection, or a
+    /// kept-alive one between requests — before it is closed.
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// How long a live window may take to answer the server's close before its socket is dropped.
+    public var liveCloseTimeout: Duration = .seconds(3)
+    /// On SIGTERM or SIGINT, how long requests and live connections get to finish; whatever is
+    /// left is then cancelled (acknowledged changes are in the store's log either way).
+    public var shutdownGracePeriod: Duration = .seconds(10)
     public var library = DocumentLibrary.Settings()
     /// Where background images may be fetched from: public addresses only, plus these
     /// exceptions (`--fetch-allow`, `$EMOJIART_FETCH_ALLOW`, e.g. `127.0.0.1/32,images.internal`).

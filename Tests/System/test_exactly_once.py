@@ -66,3 +66,32 @@ def test_a_request_committed_during_a_graceful_shutdown_is_recognised_when_resen
     xs = sorted(e["x"] for e in emojis(server, document))
     assert xs == list(range(20)), "each request applied exactly once"
     window.close()
+
+
+def test_the_live_channel_follows_rfc_6455_on_masks_and_utf8(server):
+    document = new_document(server)
+    unmasked = open_window(server, document)
+    unmasked.send_frame(0x1, b'{"type":"undo","requestId":"u-1"}', masked=False)
+    try:
+        message = unmasked.receive()
+        raise AssertionError(f"an unmasked frame was answered: {message}")
+    except ConnectionError as closed:
+        assert "1002" in str(closed)
+
+    invalid = open_window(server, document)
+    text = b'{"type":"edit","requestId":"x-1","baseVersion":0,"edit":{"type":"retitle","title":"\xff\xfe"}}'
+    invalid.send_frame(0x1, text)
+    try:
+        message = invalid.receive()
+        raise AssertionError(f"text that is not UTF-8 was answered: {message}")
+    except ConnectionError as closed:
+        assert "1007" in str(closed)
+    state = requests.get(f"{server.base}/api/documents/{document}", timeout=5).json()
+    assert state["version"] == 0 and state["title"] == "Once", "nothing was applied"
+
+    # A well-behaved window on the same server still works, with payloads of every length form.
+    window = open_window(server, document)
+    window.send({"type": "edit", "requestId": "t-1", "baseVersion": 0,
+                 "edit": {"type": "retitle", "title": "x" * 200}})
+    assert answer(window, "t-1")["type"] == "ack"
+    window.close()

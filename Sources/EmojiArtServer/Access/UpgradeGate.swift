@@ -20,9 +20,26 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     static let refusedUpgradeHeader = "X-EmojiArt-Refused-Upgrade"
 
     private let siteGuard: SiteGuard
+    /// How long the first request head may take; the connection is closed after that.
+    private let headTimeout: TimeAmount
+    private var headDeadline: Scheduled<Void>?
 
-    init(siteGuard: SiteGuard) {
+    init(siteGuard: SiteGuard, headTimeout: TimeAmount) {
         self.siteGuard = siteGuard
+        self.headTimeout = headTimeout
+    }
+
+    /// A connection that never finishes its first request head (slowloris, or a half-open
+    /// client) is closed rather than held open — and holding up shutdown — for ever. (Later
+    /// heads on a kept-alive connection fall under Hummingbird's idle timeout.)
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        headDeadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        headDeadline?.cancel()
+        headDeadline = nil
     }
 
     /// Only a connection's first request can be upgraded (a later one gets Hummingbird's redirect
@@ -60,13 +77,16 @@ struct GuardedWebSocketChannel: ServerChildChannel {
 
     let upgradeChannel: HTTP1WebSocketUpgradeChannel
     let siteGuard: SiteGuard
+    let headTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         upgradeChannel.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let upgrader = try pipeline.handler(
                 type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
-            try pipeline.addHandler(UpgradeGate(siteGuard: siteGuard), position: .before(upgrader))
+            try pipeline.addHandler(
+                UpgradeGate(siteGuard: siteGuard, headTimeout: headTimeout), position: .before(upgrader))
+            try pipeline.addHandler(MaskedClientFrames(), position: .first)
             return value
         }
     }
@@ -79,17 +99,21 @@ struct GuardedWebSocketChannel: ServerChildChannel {
 extension HTTPServerBuilder {
     /// HTTP/1 with WebSocket upgrades through `webSocketRouter`, refused ones answered by the
     /// HTTP router (``UpgradeGate``).
+    ///
+    /// - Parameter headTimeout: how long a connection may go without a complete request head,
+    ///   on its first request and between kept-alive ones.
     static func guardedWebSocketUpgrade(
-        webSocketRouter: Router<LiveRequestContext>, siteGuard: SiteGuard,
+        webSocketRouter: Router<LiveRequestContext>, siteGuard: SiteGuard, headTimeout: Duration,
         configuration: WebSocketServerConfiguration
     ) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
+        let timeout = TimeAmount(headTimeout)
         return .init { responder in
             GuardedWebSocketChannel(
                 upgradeChannel: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
-                    configuration: .init(ws: configuration)),
-                siteGuard: siteGuard)
+                    configuration: .init(http1: .init(idleTimeout: timeout), ws: configuration)),
+                siteGuard: siteGuard, headTimeout: timeout)
         }
     }
 }

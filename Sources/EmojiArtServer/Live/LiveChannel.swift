@@ -46,7 +46,7 @@ struct LiveChannel: Sendable {
     func run(
         document id: UUID, since version: Int?, access requestAccess: RequestAccess, inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter
-    ) async {
+    ) async throws {
         // Who is asking, and may they? Only then is the document opened.
         let grant: DocumentAccess.Grant
         do {
@@ -87,8 +87,11 @@ struct LiveChannel: Sendable {
         } catch {
             return
         }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await forward(subscription.events, to: outbound) }
+        let protocolError = await withTaskGroup(of: (any Error)?.self) { group in
+            group.addTask {
+                await forward(subscription.events, to: outbound)
+                return nil
+            }
             group.addTask {
                 await receive(
                     inbound, document: id, role: grant.role, replies: subscription.continuation, outbound: outbound)
@@ -96,14 +99,19 @@ struct LiveChannel: Sendable {
             group.addTask {
                 for await reason in registration.revoked {
                     try? await outbound.close(.unknown(CloseCode.accessRevoked.rawValue), reason: reason)
-                    return
+                    return nil
                 }
                 // Unregistered: the connection is ending anyway; wait to be cancelled.
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+                return nil
             }
-            await group.next()
+            let first = await group.next() ?? nil
             group.cancelAll()
+            return first
         }
+        // Thrown on, so the WebSocket layer closes with its code: 1002 for a frame that breaks
+        // the protocol, 1007 for text that is not UTF-8, 1009 for a message too large.
+        if let protocolError { throw protocolError }
     }
 
     /// Writes the document's events to the window until the stream ends, then closes.
@@ -137,7 +145,7 @@ struct LiveChannel: Sendable {
     private func receive(
         _ inbound: WebSocketInboundStream, document id: UUID, role: DocumentRole,
         replies: AsyncStream<LiveEvent>.Continuation, outbound: WebSocketOutboundWriter
-    ) async {
+    ) async -> (any Error)? {
         var bucket = limits.burst
         var refilled = ContinuousClock.now
         do {
@@ -152,7 +160,7 @@ struct LiveChannel: Sendable {
                 guard bucket >= 1 else {
                     try await outbound.close(
                         .unknown(CloseCode.tooManyMessages.rawValue), reason: "Too many messages; slow down.")
-                    return
+                    return nil
                 }
                 bucket -= 1
                 let request: LiveRequest
@@ -165,7 +173,7 @@ struct LiveChannel: Sendable {
                     let reason = "Not a request: \(APIError(error).message)"
                     try await outbound.close(
                         .unknown(CloseCode.badMessage.rawValue), reason: String(reason.prefix(120)))
-                    return
+                    return nil
                 }
                 guard role.canEdit else {
                     replies.yield(
@@ -177,8 +185,10 @@ struct LiveChannel: Sendable {
                 }
                 replies.yield(.reply(await perform(request, on: id)))
             }
+            return nil
         } catch {
             logger.debug("live connection ended: \(error)")
+            return error
         }
     }
 
