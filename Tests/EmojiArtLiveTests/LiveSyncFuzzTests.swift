@@ -1,15 +1,19 @@
 import EmojiArtKit
-import EmojiArtLive
 import EmojiArtStore
 import EmojiArtTestSupport
 import Foundation
 import Synchronization
 import Testing
 
+@testable import EmojiArtLive
+
 /// Seeded fuzzing of live sync: 2–6 simulated windows make random edits, undos and redos
 /// (concurrently, each with a stale or current base version), disconnect and reconnect at
-/// random, and read their events late. After quiescence every window's copy must equal the
-/// server's, which must equal the document reloaded from the store.
+/// random, and read their events late — while the server restarts (a new library on the same
+/// store, with the old one's requests still finishing, as a second instance would), unloads
+/// the document under them, and windows resend earlier requests, duplicated and out of order.
+/// After quiescence every window's copy must equal the server's, which must equal the document
+/// reloaded from the store, and no request may be in the log twice.
 ///
 /// `LIVE_FUZZ_SEEDS=5000 swift test --filter LiveSyncFuzzTests` runs more seeds
 /// (`scripts/fuzz-live`); a failure names its seed, which `LIVE_FUZZ_SEED=N` reruns alone.
@@ -96,6 +100,13 @@ struct LiveSyncFuzzTests {
             state.withLock { state in
                 let count = min(limit, state.inbox.count)
                 for event in state.inbox.prefix(count) {
+                    if event == .closed {
+                        // The server closed its copy (unloaded, restarted): reconnect later.
+                        state.subscription = nil
+                        state.pump?.cancel()
+                        state.trace.append("closed at \(state.version)")
+                        break
+                    }
                     guard case .change(let change) = event else { continue }
                     if change.version <= state.version { continue }  // already had it (reconnect overlap)
                     guard change.version == state.version + 1 else {
@@ -111,7 +122,37 @@ struct LiveSyncFuzzTests {
                         state.problem = state.problem ?? "version \(change.version) did not apply: \(error)"
                     }
                 }
-                state.inbox.removeFirst(count)
+                state.inbox.removeFirst(min(count, state.inbox.count))
+                if state.subscription == nil { state.inbox = [] }
+            }
+        }
+    }
+
+    /// The server the windows talk to: replaced by a new library on the same store to restart.
+    final class Server: Sendable {
+        let library: Mutex<DocumentLibrary>
+        init(_ library: DocumentLibrary) { self.library = Mutex(library) }
+        var current: DocumentLibrary { library.withLock { $0 } }
+    }
+
+    /// A request as a window sent it, to send again.
+    struct Sent: Sendable {
+        var requestID: String
+        var step: LogStep
+        var edits: [Edit]
+        var baseVersion: Int
+    }
+
+    static func send(_ request: Sent, to server: Server, document id: UUID) async {
+        _ = try? await server.current.withDocument(id) { document in
+            switch request.step {
+            case .undo: try await document.undo(requestID: request.requestID)
+            case .redo: try await document.redo(requestID: request.requestID)
+            default:
+                try await document.perform(
+                    request.edits, baseVersion: request.baseVersion,
+                    gesture: { if case .perform(let gesture) = request.step { gesture } else { nil } }(),
+                    requestID: request.requestID)
             }
         }
     }
@@ -119,14 +160,15 @@ struct LiveSyncFuzzTests {
     static func run(seed: UInt64) async throws -> String? {
         var random = SplitMix64(seed: seed)
         let store = InMemoryStore()
-        let library = DocumentLibrary(store: store)
+        let server = Server(DocumentLibrary(store: store))
         var start = try EmojiArtDocument(title: "Fuzz")
         for index in 0..<8 {
             _ = try start.apply(.addEmoji(text: "😀", position: Point(x: index * 10, y: 0), size: 40))
         }
-        let id = try await library.create(start).id
+        let id = try await server.current.create(start).id
         func subscribe(since version: Int?) async throws -> LiveSubscription {
-            guard let subscription = try await library.withDocument(id, { try await $0.subscribe(since: version) })
+            guard
+                let subscription = try await server.current.withDocument(id, { try await $0.subscribe(since: version) })
             else { throw EmojiArtError(.invalidFile, "the document vanished") }
             return subscription
         }
@@ -135,10 +177,13 @@ struct LiveSyncFuzzTests {
             windows.append(Window(try await subscribe(since: nil)))
         }
         var inFlight: [Task<Void, Never>] = []
-        for _ in 0..<Int.random(in: 60...160, using: &random) {
+        var sent: [Sent] = []
+        var faults: [String] = []
+        for step in 0..<Int.random(in: 60...160, using: &random) {
             let window = windows[Int.random(in: 0..<windows.count, using: &random)]
+            var request: Sent?
             switch Int.random(in: 0..<100, using: &random) {
-            case 0..<55 where window.isConnected:
+            case 0..<50 where window.isConnected:
                 let (document, version) = window.state.withLock { ($0.document, $0.version) }
                 var edits: [Edit] = []
                 for _ in 0..<Int.random(in: 1...2, using: &random) {
@@ -146,30 +191,57 @@ struct LiveSyncFuzzTests {
                 }
                 let gesture =
                     Int.random(in: 0..<4, using: &random) == 0 ? "g\(Int.random(in: 0..<2, using: &random))" : nil
-                let request = Task { [edits] in
-                    _ = try? await library.withDocument(id) {
-                        try await $0.perform(edits, baseVersion: version, gesture: gesture)
-                    }
-                }
-                // Sometimes wait for the answer, sometimes let requests overlap.
-                if Bool.random(using: &random) { await request.value } else { inFlight.append(request) }
-            case 55..<65 where window.isConnected:
-                inFlight.append(Task { _ = try? await library.withDocument(id) { try await $0.undo() } })
-            case 65..<72 where window.isConnected:
-                inFlight.append(Task { _ = try? await library.withDocument(id) { try await $0.redo() } })
-            case 72..<80 where window.isConnected:
+                request = Sent(
+                    requestID: "r\(step)", step: .perform(gesture: gesture), edits: edits, baseVersion: version)
+            case 50..<58 where window.isConnected:
+                request = Sent(requestID: "r\(step)", step: .undo, edits: [], baseVersion: 0)
+            case 58..<64 where window.isConnected:
+                request = Sent(requestID: "r\(step)", step: .redo, edits: [], baseVersion: 0)
+            case 64..<72 where !sent.isEmpty:
+                // A resend: the latest request again, or an older one out of order.
+                let index =
+                    Bool.random(using: &random) ? sent.count - 1 : Int.random(in: 0..<sent.count, using: &random)
+                let again = sent[index]
+                faults.append("resend \(again.requestID) at \(step)")
+                inFlight.append(Task { await send(again, to: server, document: id) })
+            case 72..<78 where window.isConnected:
                 window.disconnect()
-            case 72..<80:
+            case 72..<78:
                 let version = window.state.withLock { $0.version }
                 window.connect(try await subscribe(since: version))
+            case 78..<80:
+                // A restart: a new server on the same store; every window's connection drops.
+                // The old server's requests still in flight finish there (or fail), as they
+                // would on a second instance.
+                faults.append("restart at \(step)")
+                server.library.withLock { $0 = DocumentLibrary(store: store) }
+                for window in windows { window.disconnect() }
+            case 80..<82:
+                // The document unloaded under its windows (they hear `.closed` and reconnect).
+                faults.append("unload at \(step)")
+                await (try? server.current.document(id))??.close(reason: .unloaded)
             default:
                 window.read(Int.random(in: 0...5, using: &random))
+            }
+            if let request {
+                sent.append(request)
+                let task = Task { await send(request, to: server, document: id) }
+                // Sometimes wait for the answer, sometimes let requests overlap.
+                if Bool.random(using: &random) { await task.value } else { inFlight.append(task) }
             }
             if Int.random(in: 0..<8, using: &random) == 0 { await Task.yield() }
         }
         // Quiescence: every request answered, every window connected and caught up.
         for request in inFlight { await request.value }
-        guard let server = try await library.withDocument(id, { try await $0.state() }) else {
+        // What the old servers committed after a restart reaches the current one, as a
+        // notification between instances would bring it.
+        await server.current.storeChanged(.resync)
+        // A last resend of everything, in reverse order: none of it may apply again.
+        let logged = Set(try await store.loadDocument(id: id)?.log.compactMap(\.requestID) ?? [])
+        for request in sent.reversed() where logged.contains(request.requestID) {
+            await send(request, to: server, document: id)
+        }
+        guard let state = try await server.current.withDocument(id, { try await $0.state() }) else {
             return "the document vanished"
         }
         for window in windows where !window.isConnected {
@@ -177,22 +249,32 @@ struct LiveSyncFuzzTests {
             window.connect(try await subscribe(since: version))
         }
         for (index, window) in windows.enumerated() {
-            for _ in 0..<500 where window.state.withLock({ $0.version < server.version }) {
+            for _ in 0..<500 where window.state.withLock({ $0.version < state.version || $0.subscription == nil }) {
                 window.read(.max)
+                if !window.isConnected {
+                    let version = window.state.withLock { $0.version }
+                    window.connect(try await subscribe(since: version))
+                }
                 try await Task.sleep(for: .milliseconds(2))
             }
             let (document, version, problem) = window.state.withLock { ($0.document, $0.version, $0.problem) }
-            if let problem { return "window \(index): \(problem)" }
-            guard version == server.version, document == server.document else {
+            if let problem { return "window \(index): \(problem); faults \(faults)" }
+            guard version == state.version, document == state.document else {
                 return "window \(index) is at version \(version) with \(document.emojis.count) emojis; "
-                    + "the server at \(server.version) with \(server.document.emojis.count)"
+                    + "the server at \(state.version) with \(state.document.emojis.count); faults \(faults)"
             }
             window.disconnect()
         }
-        // The server's copy is what the store holds.
+        // The server's copy is what the store holds, and every request is in the log at most once.
+        let stored = try #require(try await store.loadDocument(id: id))
         let reloaded = try await DocumentLibrary(store: store).withDocument(id) { try await $0.state() }
-        guard reloaded?.document == server.document, reloaded?.version == server.version else {
-            return "the stored document differs from the server's"
+        guard reloaded?.document == state.document, reloaded?.version == state.version else {
+            return "the stored document differs from the server's; faults \(faults)"
+        }
+        let requestIDs = stored.log.compactMap(\.requestID)
+        guard Set(requestIDs).count == requestIDs.count else {
+            let twice = Dictionary(grouping: requestIDs, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+            return "applied twice: \(twice); faults \(faults)"
         }
         return nil
     }
