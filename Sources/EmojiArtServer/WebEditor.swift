@@ -17,21 +17,24 @@ struct WebEditor {
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
+        let files = FileIO()
+        let folder = WebEditor.publicDirectory
+        /// An HTML page from the public folder, read off the request threads, never cached
+        /// without asking.
+        @Sendable func page(_ name: String, _ context: AppRequestContext) async throws -> Response {
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            headers[.cacheControl] = "no-cache"
+            return Response(
+                status: .ok, headers: headers,
+                body: try await files.loadFile(path: folder + "/" + name, context: context))
+        }
         // One page serves every document; the script reads the id from the path.
-        router.get("/documents/:id") { _, _ in try page("editor.html") }
-        router.get("/jokes") { _, _ in try page("jokes.html") }
-        router.get("/play") { _, _ in try page("play.html") }
-        router.get("/signin") { _, _ in try page("signin.html") }
+        router.get("/documents/:id") { _, context in try await page("editor.html", context) }
+        router.get("/jokes") { _, context in try await page("jokes.html", context) }
+        router.get("/play") { _, context in try await page("play.html", context) }
+        router.get("/signin") { _, context in try await page("signin.html", context) }
     }
-}
-
-/// An HTML page from the public folder, never cached without asking.
-private func page(_ name: String) throws -> Response {
-    let page = try Data(contentsOf: URL(fileURLWithPath: WebEditor.publicDirectory + "/" + name))
-    var headers = HTTPFields()
-    headers[.contentType] = "text/html; charset=utf-8"
-    headers[.cacheControl] = "no-cache"
-    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: page)))
 }
 
 /// Headers that keep the pages from running anything but our own scripts.

@@ -64,12 +64,12 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         }
 
         /// For a single connection of its own (migrations, listening for changes).
-        var connectionConfiguration: PostgresConnection.Configuration {
+        func connectionConfiguration() throws -> PostgresConnection.Configuration {
             let tls: PostgresConnection.Configuration.TLS =
                 switch sslMode {
                 case "disable": .disable
-                case "require": .require(try! .init(configuration: .makeClientConfiguration()))
-                default: .prefer(try! .init(configuration: .makeClientConfiguration()))
+                case "require": .require(try .init(configuration: .makeClientConfiguration()))
+                default: .prefer(try .init(configuration: .makeClientConfiguration()))
                 }
             var configuration = PostgresConnection.Configuration(
                 host: host, port: port, username: username, password: password, database: database, tls: tls)
@@ -79,7 +79,7 @@ public final class PostgresDocumentStore: SharedDocumentStore {
 
         /// One connection of its own; the caller closes it.
         func connect(logger: Logger) async throws -> PostgresConnection {
-            try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
+            try await PostgresConnection.connect(configuration: try connectionConfiguration(), id: 0, logger: logger)
         }
     }
 
