@@ -66,12 +66,17 @@ struct LiveChannel: Sendable {
         let registration = await grants.register(document: id, access: requestAccess, grant: grant)
         defer { Task { [grants] in await grants.unregister(registration.id) } }
         let subscription: LiveSubscription
+        // The connection holds the copy it follows, and sends its requests straight to it.
+        let document: LiveDocument
         do {
-            guard let found = try await library.withDocument(id, { try await $0.subscribe(since: version) }) else {
+            guard
+                let found = try await library.withDocument(
+                    id, { document in (document, try await document.subscribe(since: version)) })
+            else {
                 try? await outbound.close(.unknown(CloseCode.noDocument.rawValue), reason: "There is no such document.")
                 return
             }
-            subscription = found
+            (document, subscription) = found
         } catch {
             try? await outbound.close(.unknown(CloseCode.documentClosed.rawValue), reason: "Try again.")
             return
@@ -94,7 +99,8 @@ struct LiveChannel: Sendable {
             }
             group.addTask {
                 await receive(
-                    inbound, document: id, role: grant.role, replies: subscription.continuation, outbound: outbound)
+                    inbound, document: document, role: grant.role, replies: subscription.continuation,
+                    outbound: outbound)
             }
             group.addTask {
                 for await reason in registration.revoked {
@@ -143,7 +149,7 @@ struct LiveChannel: Sendable {
 
     /// Applies the window's requests in order, answering each through `replies`.
     private func receive(
-        _ inbound: WebSocketInboundStream, document id: UUID, role: DocumentRole,
+        _ inbound: WebSocketInboundStream, document: LiveDocument, role: DocumentRole,
         replies: AsyncStream<LiveEvent>.Continuation, outbound: WebSocketOutboundWriter
     ) async -> (any Error)? {
         var bucket = limits.burst
@@ -183,7 +189,7 @@ struct LiveChannel: Sendable {
                                 message: "You can view this document but not change it.", currentVersion: nil)))
                     continue
                 }
-                replies.yield(.reply(await perform(request, on: id)))
+                replies.yield(.reply(await perform(request, on: document)))
             }
             return nil
         } catch {
@@ -192,17 +198,26 @@ struct LiveChannel: Sendable {
         }
     }
 
-    private func perform(_ request: LiveRequest, on id: UUID) async -> LiveReply {
+    /// Applies a request to the connection's copy; if that copy was closed meanwhile (unloaded,
+    /// or it fell out of step), to the library's fresh one — the window is told to reconnect
+    /// anyway, but this request is not lost.
+    private func perform(_ request: LiveRequest, on document: LiveDocument) async -> LiveReply {
+        @Sendable func apply(to document: LiveDocument) async throws -> LiveDocumentState {
+            switch request {
+            case .edit(_, let submission):
+                try await document.perform(
+                    submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture,
+                    requestID: request.requestID)
+            case .undo: try await document.undo(requestID: request.requestID)
+            case .redo: try await document.redo(requestID: request.requestID)
+            }
+        }
         do {
-            let state = try await library.withDocument(id) { document -> LiveDocumentState in
-                switch request {
-                case .edit(_, let submission):
-                    try await document.perform(
-                        submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture,
-                        requestID: request.requestID)
-                case .undo: try await document.undo(requestID: request.requestID)
-                case .redo: try await document.redo(requestID: request.requestID)
-                }
+            let state: LiveDocumentState?
+            do {
+                state = try await apply(to: document)
+            } catch LiveDocumentError.unloaded {
+                state = try await library.withDocument(document.id, apply)
             }
             guard let state else { throw LiveDocumentError.deleted }
             return .acknowledged(requestID: request.requestID, version: state.version)
