@@ -15,10 +15,9 @@ struct BackgroundFetch {
         case check(Data, token: Int)
     }
 
-    /// What ``refresh(for:)`` decided.
+    /// What ``refresh(for:)`` decided: the fetch in flight, if any, is superseded (cancel it);
+    /// `start` is the one to start instead, if any.
     struct Refresh: Equatable {
-        /// Cancel the fetch in flight, if any.
-        var cancelInFlight: Bool
         var start: Start?
     }
 
@@ -42,19 +41,19 @@ struct BackgroundFetch {
         token += 1
         guard canFetch else {
             state = .none
-            return Refresh(cancelInFlight: true, start: nil)
+            return Refresh(start: nil)
         }
         switch background {
         case .none:
             state = .none
-            return Refresh(cancelInFlight: true, start: nil)
+            return Refresh(start: nil)
         case .url(let documentURL):
             let url = ImageAddress.unwrapped(documentURL)
             state = .fetching(url: url)
-            return Refresh(cancelInFlight: true, start: .download(url, token: token))
+            return Refresh(start: .download(url, token: token))
         case .image(let data, _):
             state = .fetching(url: nil)
-            return Refresh(cancelInFlight: true, start: .check(data, token: token))
+            return Refresh(start: .check(data, token: token))
         }
     }
 

@@ -399,14 +399,6 @@ struct DocumentReplica {
     }
 }
 
-/// How a log entry was followed by ``EditingSession/mirror(_:)``.
-enum Mirrored: Equatable {
-    /// As what it was: the history is the one its server had.
-    case asRecorded
-    /// As plain edits, with the history emptied (it could not account for the entry).
-    case outsideHistory
-}
-
 extension EditingSession {
     /// Applies a log entry as what it was — an edit, an undo, a redo — so this history stays
     /// the one the entry's server had; where it cannot (this history never saw the step undone),
@@ -415,21 +407,12 @@ extension EditingSession {
     ///
     /// - Throws: the edit's error if the entry does not apply to the document at all (nothing
     ///   changes).
-    @discardableResult
-    mutating func mirror(_ entry: LogEntry) throws -> Mirrored {
+    mutating func mirror(_ entry: LogEntry) throws {
         switch entry.step {
-        case .perform(let gesture):
-            try perform(entry.edits, gesture: gesture)
-            return .asRecorded
-        case .undo where undoEdits == entry.edits:
-            try undo()
-            return .asRecorded
-        case .redo where redoEdits == entry.edits:
-            try redo()
-            return .asRecorded
-        case .undo, .redo, .unrecorded:
-            try applyOutsideHistory(entry.edits)
-            return .outsideHistory
+        case .perform(let gesture): try perform(entry.edits, gesture: gesture)
+        case .undo where undoEdits == entry.edits: try undo()
+        case .redo where redoEdits == entry.edits: try redo()
+        case .undo, .redo, .unrecorded: try applyOutsideHistory(entry.edits)
         }
     }
 }

@@ -357,10 +357,8 @@ public actor LiveDocument {
     func refreshBackground() {
         let before = background.state
         guard let refresh = background.refresh(for: replica.committed.document.background) else { return }
-        if refresh.cancelInFlight {
-            backgroundTask?.cancel()
-            backgroundTask = nil
-        }
+        backgroundTask?.cancel()
+        backgroundTask = nil
         if background.state != before { windows.send(.background(background.state)) }
         guard let start = refresh.start, let images else { return }
         backgroundTask = Task {

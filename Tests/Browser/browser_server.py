@@ -125,6 +125,26 @@ def running_server(data: str | None = None, env: dict | None = None):
         stop(process, log, data)
 
 
+def start_serve(port: int, log, *store: str) -> subprocess.Popen:
+    """`$EMOJIART_BIN serve` on `port` with its store (`--data DIR` or `--database URL`), started by
+    hand so a test can stop or kill it and start it again on the same port; the process, once it
+    answers `/api/health`."""
+    binary = os.environ.get("EMOJIART_BIN", DEFAULT_BIN)
+    process = subprocess.Popen(
+        [binary, "serve", "--host", "127.0.0.1", "--port", str(port), *store],
+        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "EMOJIART_FETCH_PUBLIC": "0"})
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as response:
+                if response.status == 200:
+                    return process
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.05)
+    process.kill()
+    raise AssertionError(f"the server on port {port} did not start")
+
+
 def stop(process, log, data) -> None:
     process.terminate()
     try:

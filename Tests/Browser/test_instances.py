@@ -4,8 +4,6 @@ with SIGKILL mid-stream loses nothing it acknowledged, and every window converge
 
 from __future__ import annotations
 
-import os
-import subprocess
 import threading
 import time
 
@@ -13,7 +11,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from browser_server import DEFAULT_BIN, POSTGRES, free_port, fresh_database, running_server, window
+from browser_server import POSTGRES, free_port, fresh_database, running_server, start_serve, window
 
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="needs $EMOJIART_TEST_POSTGRES (scripts/test starts one)")
 
@@ -49,21 +47,10 @@ def test_edits_through_both_servers_survive_one_being_killed(browser, tmp_path):
         # A is started by hand, so it can be killed and started again on the same port.
         port = free_port()
         a = f"http://127.0.0.1:{port}"
-        binary = os.environ.get("EMOJIART_BIN", DEFAULT_BIN)
         log = open(tmp_path / "a.log", "ab")
 
         def start_a():
-            process = subprocess.Popen(
-                [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--database", database],
-                stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "EMOJIART_FETCH_PUBLIC": "0"})
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    if requests.get(a + "/api/health", timeout=1).status_code == 200:
-                        return process
-                except requests.RequestException:
-                    time.sleep(0.05)
-            raise AssertionError("server A did not start")
+            return start_serve(port, log, "--database", database)
 
         server_a = start_a()
         try:

@@ -2,36 +2,21 @@
 the window when it reconnects, and each is applied exactly once — the server recognises from
 its log the ones it had committed."""
 
-import os
-import subprocess
-import time
-
 import pytest
 import requests
 from playwright.sync_api import expect
 
-from browser_server import DEFAULT_BIN, free_port, window
+from browser_server import free_port, start_serve, window
 
 
 @pytest.mark.parametrize("signal", ["terminate", "kill"])
 def test_edits_made_as_the_server_stops_are_applied_exactly_once(browser, tmp_path, signal):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    binary = os.environ.get("EMOJIART_BIN", DEFAULT_BIN)
     log = open(tmp_path / "server.log", "ab")
 
     def start():
-        process = subprocess.Popen(
-            [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(tmp_path)],
-            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "EMOJIART_FETCH_PUBLIC": "0"})
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(base + "/api/health", timeout=1).status_code == 200:
-                    return process
-            except requests.RequestException:
-                time.sleep(0.05)
-        raise AssertionError("the server did not start")
+        return start_serve(port, log, "--data", str(tmp_path))
 
     server = start()
     try:

@@ -219,9 +219,9 @@ struct LiveDocumentTests {
         #expect(undone.version == 3)
     }
 
-    // Finding 5: a client that saw a newer version (through another server) while this copy
-    // is committing is caught up, not told of a false conflict.
-    @Test func aNewerBaseWhileCommittingCatchesUp() async throws {
+    /// A document open here at version 0 while another server sharing the store wrote version
+    /// 1 unheard of, with slow appends: this copy's next commit conflicts and rebases.
+    func copyBehindAnotherServer() async throws -> (DocumentLibrary, LiveDocumentState, LiveDocument) {
         let store = InstrumentedStore()
         let here = makeLibrary(store: store)
         let there = makeLibrary(store: store)
@@ -229,6 +229,13 @@ struct LiveDocumentTests {
         let document = try #require(try await here.document(created.id))
         _ = try await there.withDocument(created.id) { try await $0.perform([emoji(1)], baseVersion: 0) }
         store.appendDelay.store(100, ordering: .relaxed)
+        return (here, created, document)
+    }
+
+    // Finding 5: a client that saw a newer version (through another server) while this copy
+    // is committing is caught up, not told of a false conflict.
+    @Test func aNewerBaseWhileCommittingCatchesUp() async throws {
+        let (_, _, document) = try await copyBehindAnotherServer()
         // This copy's own edit conflicts and rebases while the next request, based on version
         // 1 (seen on the other server), arrives.
         let own = Task { try await document.perform([emoji(2)], baseVersion: 0) }
@@ -241,13 +248,7 @@ struct LiveDocumentTests {
 
     // Finding 5: a conflict found after the copy was closed says why it closed.
     @Test func aConflictOnACopyDeletedMeanwhileSaysDeleted() async throws {
-        let store = InstrumentedStore()
-        let here = makeLibrary(store: store)
-        let there = makeLibrary(store: store)
-        let created = try await here.create(try EmojiArtDocument())
-        let document = try #require(try await here.document(created.id))
-        _ = try await there.withDocument(created.id) { try await $0.perform([emoji(1)], baseVersion: 0) }
-        store.appendDelay.store(100, ordering: .relaxed)
+        let (here, created, document) = try await copyBehindAnotherServer()
         let edit = Task { try await document.perform([emoji(2)], baseVersion: 0) }
         try await Task.sleep(for: .milliseconds(20))
         await here.storeChanged(.deleted(created.id))
