@@ -96,12 +96,15 @@ let package = Package(
             name: "EmojiArtLive",
             dependencies: ["EmojiArtKit", "EmojiArtStore", .product(name: "Logging", package: "swift-log")]
         ),
+        // The live wire protocol: every message a live window sends or receives (documents,
+        // palettes, Find or Lose), the close codes, and the order a connection writes in.
+        .target(name: "EmojiArtWire", dependencies: ["EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtGame"]),
         // HTTP: the REST API and the web editor's files, as a Hummingbird application.
         .target(
             name: "EmojiArtServer",
             dependencies: [
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtStorePostgres", "EmojiArtLive",
-                "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender",
+                "EmojiArtWire", "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender",
                 "EmojiArtJokes", "EmojiArtGame",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -165,9 +168,12 @@ let package = Package(
         .testTarget(
             name: "EmojiArtLiveTests",
             dependencies: [
-                "EmojiArtLive", "EmojiArtStorePostgres", "EmojiArtStoreSQLite", "EmojiArtTestSupport",
+                "EmojiArtLive", "EmojiArtStorePostgres", "EmojiArtStoreSQLite", "EmojiArtTestSupport", "EmojiArtWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            // The page that replays the live fuzz test in Chromium (ChromiumReplay.swift).
+            exclude: ["Replay"]),
+        .testTarget(name: "EmojiArtWireTests", dependencies: ["EmojiArtWire", "EmojiArtLive", "EmojiArtKit"]),
         .testTarget(
             name: "EmojiArtFetchTests",
             dependencies: [
@@ -180,7 +186,7 @@ let package = Package(
             name: "EmojiArtServerTests",
             dependencies: [
                 "EmojiArtServer", "EmojiArtLive", "EmojiArtStore", "EmojiArtTestSupport", "EmojiArtImaging",
-                "EmojiArtKit", "EmojiArtJokes",
+                "EmojiArtKit", "EmojiArtJokes", "EmojiArtWire",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

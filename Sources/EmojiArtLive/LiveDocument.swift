@@ -437,7 +437,7 @@ public actor LiveDocument {
         try checkOpen()
         let (events, continuation) = windows.subscribe()
         let missed = version.flatMap { replica.changes(after: $0) }
-        return LiveSubscription(state: try state(), missed: missed, events: events, continuation: continuation)
+        return LiveSubscription(state: try state(), missed: missed, events: events, end: { continuation.finish() })
     }
 
     /// How many windows follow the document (for tests and metrics).
@@ -489,6 +489,18 @@ public struct LiveChange: Sendable, Equatable {
     /// The live window request that made it (nil for other callers), kept so that a request
     /// resent after a dropped connection is recognised.
     public var requestID: String?
+
+    public init(
+        version: Int, patch: DocumentPatch, undoActionName: String?, redoActionName: String?, updatedAt: Date,
+        requestID: String? = nil
+    ) {
+        self.version = version
+        self.patch = patch
+        self.undoActionName = undoActionName
+        self.redoActionName = redoActionName
+        self.updatedAt = updatedAt
+        self.requestID = requestID
+    }
 }
 
 /// What a live window hears about its document, in order.
@@ -502,17 +514,6 @@ public enum LiveEvent: Sendable, Equatable {
     /// This copy of the document closed (a failed commit); the stream ends and the window
     /// reconnects to a fresh copy.
     case closed
-    /// A reply to one of this window's own requests, put in the stream by its connection so
-    /// it arrives after the change it acknowledges.
-    case reply(LiveReply)
-}
-
-/// The answer to a window's request.
-public enum LiveReply: Sendable, Equatable {
-    /// Applied and committed as `version` (or, with nothing to undo or redo, unchanged).
-    case acknowledged(requestID: String, version: Int)
-    /// Refused; nothing changed. `code` is the API's error code.
-    case refused(requestID: String, code: String, message: String, currentVersion: Int?)
 }
 
 /// A window following a live document: see ``LiveDocument/subscribe(since:)``.
@@ -520,6 +521,6 @@ public struct LiveSubscription: Sendable {
     public var state: LiveDocumentState
     public var missed: [LiveChange]?
     public var events: AsyncStream<LiveEvent>
-    /// For the connection's own replies (``LiveEvent/reply(_:)``).
-    public var continuation: AsyncStream<LiveEvent>.Continuation
+    /// Stops following: the stream ends and the document forgets the window.
+    public var end: @Sendable () -> Void
 }

@@ -3,6 +3,7 @@ import EmojiArtGame
 import EmojiArtJokes
 import EmojiArtLive
 import EmojiArtStore
+import EmojiArtWire
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -180,7 +181,7 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
     } onUpgrade: { inbound, outbound, context in
         let access = context.requestContext.access
         guard access.isSomeone else {
-            try? await outbound.close(.unknown(LiveChannel.CloseCode.unauthorized.rawValue), reason: "Sign in.")
+            try? await outbound.close(.unknown(LiveCloseCode.unauthorized.rawValue), reason: "Sign in.")
             return
         }
         let library = if let owner = access.requester.userID { await palettes.library(for: owner) } else { builtIns }
@@ -191,7 +192,7 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
     } onUpgrade: { inbound, outbound, context in
         // Each level spends calls to outside services: for people with an account.
         guard context.requestContext.access.requester.userID != nil else {
-            try? await outbound.close(.unknown(LiveChannel.CloseCode.unauthorized.rawValue), reason: "Sign in to play.")
+            try? await outbound.close(.unknown(LiveCloseCode.unauthorized.rawValue), reason: "Sign in to play.")
             return
         }
         await game.run(inbound: inbound, outbound: outbound)

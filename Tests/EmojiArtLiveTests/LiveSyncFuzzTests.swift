@@ -1,6 +1,7 @@
 import EmojiArtKit
 import EmojiArtStore
 import EmojiArtTestSupport
+import EmojiArtWire
 import Foundation
 import Synchronization
 import Testing
@@ -13,7 +14,8 @@ import Testing
 /// store, with the old one's requests still finishing, as a second instance would), unloads
 /// the document under them, and windows resend earlier requests, duplicated and out of order.
 /// After quiescence every window's copy must equal the server's, which must equal the document
-/// reloaded from the store, and no request may be in the log twice.
+/// reloaded from the store, and no request may be in the log twice. Last, every window's
+/// messages are replayed through the editor's own code in Chromium (``ChromiumReplay``).
 ///
 /// `LIVE_FUZZ_SEEDS=5000 swift test --filter LiveSyncFuzzTests` runs more seeds
 /// (`scripts/fuzz-live`); a failure names its seed, which `LIVE_FUZZ_SEED=N` reruns alone.
@@ -27,11 +29,18 @@ struct LiveSyncFuzzTests {
     }
 
     @Test func everyWindowConvergesForEverySeed() async throws {
+        var runs: [ChromiumReplay.Run] = []
         for seed in Self.seeds {
-            let failure = try await Self.run(seed: seed)
+            let (failure, run) = try await Self.run(seed: seed)
             #expect(failure == nil, "seed \(seed) (rerun: LIVE_FUZZ_SEED=\(seed)): \(failure ?? "")")
             if failure != nil { return }
+            runs.append(run)
         }
+        // The same messages through the browser's applyChange.
+        let outcome = try ChromiumReplay.replay(runs)
+        #expect(outcome.failures == [])
+        #expect(outcome.changes >= runs.count)
+        #expect(outcome.probes == runs.map(\.probes.count).reduce(0, +))
     }
 
     /// A window: its copy of the document and the events it has not read yet.
@@ -44,6 +53,8 @@ struct LiveSyncFuzzTests {
             var pump: Task<Void, Never>?
             var problem: String?
             var trace: [String] = []
+            /// The messages this window took, as the server writes them, for ``ChromiumReplay``.
+            var wire: [String] = []
             /// Counts connections, so a closed connection's last events are dropped.
             var generation = 0
         }
@@ -67,6 +78,7 @@ struct LiveSyncFuzzTests {
                     state.inbox = []
                     state.document = subscription.state.document
                     state.version = subscription.state.version
+                    state.wire.append(LiveMessages.snapshot(subscription.state))
                 }
             }
             // Only now: events from the stream come after the snapshot or the missed changes.
@@ -84,7 +96,7 @@ struct LiveSyncFuzzTests {
 
         func disconnect() {
             state.withLock { state in
-                state.subscription?.continuation.finish()
+                state.subscription?.end()
                 state.pump?.cancel()
                 state.subscription = nil
                 state.inbox = []  // unread messages are lost with the connection
@@ -118,6 +130,7 @@ struct LiveSyncFuzzTests {
                     do {
                         try change.patch.apply(to: &state.document)
                         state.version = change.version
+                        state.wire.append(LiveMessages.change(change))
                     } catch {
                         state.problem = state.problem ?? "version \(change.version) did not apply: \(error)"
                     }
@@ -157,7 +170,13 @@ struct LiveSyncFuzzTests {
         }
     }
 
-    static func run(seed: UInt64) async throws -> String? {
+    static func run(seed: UInt64) async throws -> (failure: String?, replay: ChromiumReplay.Run) {
+        var replay = ChromiumReplay.Run(seed: seed, windows: [], expected: "", probes: [])
+        let failure = try await run(seed: seed, recordingInto: &replay)
+        return (failure, replay)
+    }
+
+    static func run(seed: UInt64, recordingInto replay: inout ChromiumReplay.Run) async throws -> String? {
         var random = SplitMix64(seed: seed)
         let store = InMemoryStore()
         let server = Server(DocumentLibrary(store: store))
@@ -265,6 +284,9 @@ struct LiveSyncFuzzTests {
             }
             window.disconnect()
         }
+        replay.windows = windows.map { window in window.state.withLock(\.wire) }
+        replay.expected = LiveMessages.snapshot(state)
+        replay.probes = ChromiumReplay.probes(for: state, using: &random)
         // The server's copy is what the store holds, and every request is in the log at most once.
         let stored = try #require(try await store.loadDocument(id: id))
         let reloaded = try await DocumentLibrary(store: store).withDocument(id) { try await $0.state() }

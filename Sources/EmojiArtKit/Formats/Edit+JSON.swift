@@ -25,7 +25,7 @@ public struct EditSubmission: Equatable, Sendable {
         try self.init(root: JSONField(try JSONParser.parse(bytes)))
     }
 
-    init(root: JSONField) throws {
+    package init(root: JSONField) throws {
         _ = try root.members()
         baseVersion = try root.required("baseVersion").integer()
         switch (try root.optional("edits"), try root.optional("edit")) {

@@ -1,5 +1,5 @@
 /// A strict RFC 8259 JSON parser over UTF-8 bytes, bounded in depth.
-struct JSONParser {
+package struct JSONParser {
     /// Deeper nesting than any EmojiArt file has; stops stack exhaustion on hostile input.
     static let maximumDepth = 64
 
@@ -12,7 +12,7 @@ struct JSONParser {
     }
 
     /// Parses one JSON value that must fill the whole input (whitespace aside).
-    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }  // a UTF-8 byte order mark
         parser.skipWhitespace()

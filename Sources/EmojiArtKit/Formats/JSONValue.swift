@@ -1,7 +1,7 @@
 /// A parsed JSON value. The formats read files through this rather than `Codable` so that
 /// every error names the field's path (`emojis[3].position.x`), integers are exact, and a
 /// 10,000-emoji file decodes in a few milliseconds.
-enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     /// An integer written without fraction or exponent that fits in `Int`.
@@ -13,7 +13,7 @@ enum JSONValue: Equatable, Sendable {
     /// Members in file order; when a key repeats, the last one wins.
     case object([(key: String, value: JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -43,7 +43,7 @@ enum JSONValue: Equatable, Sendable {
 ///
 /// The path is kept as the container's path plus this field's key or index and joined only
 /// when asked for, so reading a valid file builds no path strings for its leaves.
-struct JSONField {
+package struct JSONField {
     enum Component {
         case none
         case key(String)
@@ -54,7 +54,7 @@ struct JSONField {
     private let parentPath: String
     private let component: Component
 
-    init(_ value: JSONValue, path: String = "") {
+    package init(_ value: JSONValue, path: String = "") {
         self.init(value, parentPath: path, component: .none)
     }
 
@@ -65,7 +65,7 @@ struct JSONField {
     }
 
     /// `emojis[3].position`, or "" for the root.
-    var path: String {
+    package var path: String {
         switch component {
         case .none: parentPath
         case .key(let key): parentPath.isEmpty ? key : parentPath + "." + key
@@ -74,11 +74,11 @@ struct JSONField {
     }
 
     /// The same field with its path joined once, for a container whose members are read next.
-    func resolved() -> JSONField {
+    package func resolved() -> JSONField {
         JSONField(value, parentPath: path, component: .none)
     }
 
-    func failure(_ message: String) -> EmojiArtError {
+    package func failure(_ message: String) -> EmojiArtError {
         let path = self.path
         return EmojiArtError(.invalidFile, message, path: path.isEmpty ? nil : path)
     }
@@ -88,40 +88,40 @@ struct JSONField {
     }
 
     /// The object's members; throws unless this is an object.
-    func members() throws -> [(key: String, value: JSONValue)] {
+    package func members() throws -> [(key: String, value: JSONValue)] {
         guard case .object(let members) = value else { throw expected("an object") }
         return members
     }
 
     /// The member, or nil when the key is absent (a `null` member is returned as `.null`).
     /// Call it on a ``resolved()`` field when reading several members.
-    func optional(_ key: String) throws -> JSONField? {
+    package func optional(_ key: String) throws -> JSONField? {
         let members = try members()
         guard let member = members.last(where: { $0.key == key }) else { return nil }
         return JSONField(member.value, parentPath: path, component: .key(key))
     }
 
     /// The member; throws if it is absent.
-    func required(_ key: String) throws -> JSONField {
+    package func required(_ key: String) throws -> JSONField {
         guard let field = try optional(key) else {
             throw JSONField(value, parentPath: path, component: .key(key)).failure("this required field is missing.")
         }
         return field
     }
 
-    func elements() throws -> [JSONField] {
+    package func elements() throws -> [JSONField] {
         guard case .array(let elements) = value else { throw expected("an array") }
         let base = path
         return elements.enumerated().map { JSONField($1, parentPath: base, component: .index($0)) }
     }
 
-    func string() throws -> String {
+    package func string() throws -> String {
         guard case .string(let string) = value else { throw expected("a string") }
         return string
     }
 
     /// An exact integer; `2.0` counts, `2.5`, `1e400` and 20-digit numbers do not.
-    func integer() throws -> Int {
+    package func integer() throws -> Int {
         switch value {
         case .integer(let integer):
             return integer
@@ -138,5 +138,5 @@ struct JSONField {
         }
     }
 
-    var isNull: Bool { value == .null }
+    package var isNull: Bool { value == .null }
 }

@@ -1,6 +1,7 @@
 import EmojiArtKit
 import EmojiArtLive
 import EmojiArtStore
+import EmojiArtWire
 import Foundation
 import HTTPTypes
 import Hummingbird

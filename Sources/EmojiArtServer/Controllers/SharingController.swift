@@ -1,4 +1,5 @@
 import EmojiArtStore
+import EmojiArtWire
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,6 +1,7 @@
 import EmojiArtKit
 import EmojiArtLive
 import EmojiArtStore
+import EmojiArtWire
 import Foundation
 import HummingbirdWebSocket
 import Logging
@@ -14,6 +15,9 @@ import Logging
 /// (this window, another, or the HTTP API), as do `background` states and `deleted`. The
 /// window sends `edit`, `undo` and `redo` requests, applied one at a time in order; each is
 /// answered `ack` (after the `change` it made) or `refused`.
+///
+/// The messages themselves, and the order they go out in (``LiveOutbox``), belong to the wire
+/// target; this type connects them to a socket, a document and the requester's grant.
 struct LiveChannel: Sendable {
     struct Limits: Sendable {
         /// Longest message a window may send (larger ones close the connection with 1009).
@@ -21,20 +25,6 @@ struct LiveChannel: Sendable {
         /// Sustained messages per second a window may send, and the burst above that.
         var messagesPerSecond = 200.0
         var burst = 400.0
-    }
-
-    /// Close codes (docs/API.md). The browser reconnects after every one but 4400, 4401, 4403
-    /// and 4404.
-    enum CloseCode: UInt16 {
-        case badMessage = 4400
-        /// Nothing says who is asking: sign in, or open a share link.
-        case unauthorized = 4401
-        /// The link this connection came through was revoked, or the requester's role changed.
-        case accessRevoked = 4403
-        case noDocument = 4404
-        case fellBehind = 4408
-        case tooManyMessages = 4429
-        case documentClosed = 4503
     }
 
     let library: DocumentLibrary
@@ -53,14 +43,14 @@ struct LiveChannel: Sendable {
             guard let found = try await access.grant(requestAccess, on: id) else {
                 let (code, reason) =
                     requestAccess.isSomeone
-                    ? (CloseCode.noDocument, "There is no such document.")
-                    : (CloseCode.unauthorized, "Sign in, or open a share link.")
+                    ? (LiveCloseCode.noDocument, "There is no such document.")
+                    : (LiveCloseCode.unauthorized, "Sign in, or open a share link.")
                 try? await outbound.close(.unknown(code.rawValue), reason: reason)
                 return
             }
             grant = found
         } catch {
-            try? await outbound.close(.unknown(CloseCode.documentClosed.rawValue), reason: "Try again.")
+            try? await outbound.close(.unknown(LiveCloseCode.documentClosed.rawValue), reason: "Try again.")
             return
         }
         let registration = await grants.register(document: id, access: requestAccess, grant: grant)
@@ -73,15 +63,16 @@ struct LiveChannel: Sendable {
                 let found = try await library.withDocument(
                     id, { document in (document, try await document.subscribe(since: version)) })
             else {
-                try? await outbound.close(.unknown(CloseCode.noDocument.rawValue), reason: "There is no such document.")
+                try? await outbound.close(
+                    .unknown(LiveCloseCode.noDocument.rawValue), reason: "There is no such document.")
                 return
             }
             (document, subscription) = found
         } catch {
-            try? await outbound.close(.unknown(CloseCode.documentClosed.rawValue), reason: "Try again.")
+            try? await outbound.close(.unknown(LiveCloseCode.documentClosed.rawValue), reason: "Try again.")
             return
         }
-        defer { subscription.continuation.finish() }
+        defer { subscription.end() }
         do {
             if let missed = subscription.missed {
                 for change in missed { try await outbound.write(.text(LiveMessages.change(change))) }
@@ -92,25 +83,39 @@ struct LiveChannel: Sendable {
         } catch {
             return
         }
+        // One writer: the document's events and this window's replies meet in one stream, and
+        // the outbox decides what is written when. A window that stops reading fills it and is
+        // dropped, as it would be by the document.
+        let (items, feed) = AsyncStream.makeStream(
+            of: LiveOutbox.Item.self, bufferingPolicy: .bufferingOldest(LiveDocument.subscriberBufferLimit))
+        let deliver: @Sendable (LiveOutbox.Item) -> Void = { item in
+            if case .dropped = feed.yield(item) { feed.finish() }
+        }
         let protocolError = await withTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
-                await forward(subscription.events, to: outbound)
+                for await event in subscription.events { deliver(.event(event)) }
+                deliver(.eventsEnded)
+                // The writer ends the connection once it has written what is left.
+                await sleepUntilCancelled()
                 return nil
             }
             group.addTask {
-                await receive(
-                    inbound, document: document, role: grant.role, replies: subscription.continuation,
-                    outbound: outbound)
+                await write(items, startingAt: subscription.state.version, to: outbound)
+                return nil
+            }
+            group.addTask {
+                await receive(inbound, document: document, role: grant.role, replies: deliver, outbound: outbound)
             }
             group.addTask {
                 for await reason in registration.revoked {
-                    try? await outbound.close(.unknown(CloseCode.accessRevoked.rawValue), reason: reason)
+                    try? await outbound.close(.unknown(LiveCloseCode.accessRevoked.rawValue), reason: reason)
                     return nil
                 }
-                // Unregistered: the connection is ending anyway; wait to be cancelled.
-                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+                // Unregistered: the connection is ending anyway.
+                await sleepUntilCancelled()
                 return nil
             }
+            // The first to end — the writer after a close, the reader, a revocation — ends all.
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
@@ -120,37 +125,41 @@ struct LiveChannel: Sendable {
         if let protocolError { throw protocolError }
     }
 
-    /// Writes the document's events to the window until the stream ends, then closes.
-    private func forward(_ events: AsyncStream<LiveEvent>, to outbound: WebSocketOutboundWriter) async {
+    /// Writes what the outbox says, in order, until it closes the connection; a stream that
+    /// ends first was overfilled by a window that stopped reading.
+    private func write(
+        _ items: AsyncStream<LiveOutbox.Item>, startingAt version: Int, to outbound: WebSocketOutboundWriter
+    ) async {
+        var outbox = LiveOutbox(sentVersion: version)
         do {
-            for await event in events {
-                switch event {
-                case .change(let change): try await outbound.write(.text(LiveMessages.change(change)))
-                case .background(let state): try await outbound.write(.text(LiveMessages.background(state)))
-                case .reply(let reply): try await outbound.write(.text(LiveMessages.reply(reply)))
-                case .deleted:
-                    try await outbound.write(.text(#"{"type":"deleted"}"#))
-                    try await outbound.close(
-                        .unknown(CloseCode.noDocument.rawValue), reason: "The document was deleted.")
-                    return
-                case .closed:
-                    try await outbound.close(.unknown(CloseCode.documentClosed.rawValue), reason: "Reconnect.")
-                    return
+            for await item in items {
+                for write in outbox.receive(item) {
+                    switch write {
+                    case .text(let text): try await outbound.write(.text(text))
+                    case .close(let code, let reason):
+                        try await outbound.close(.unknown(code.rawValue), reason: reason)
+                        return
+                    }
                 }
             }
             if !Task.isCancelled {
-                // The stream ended on its own: this window fell too far behind.
-                try await outbound.close(.unknown(CloseCode.fellBehind.rawValue), reason: "Too far behind; reconnect.")
+                for case .close(let code, let reason) in outbox.receive(.eventsEnded) {
+                    try await outbound.close(.unknown(code.rawValue), reason: reason)
+                }
             }
         } catch {
             logger.debug("live connection ended: \(error)")
         }
     }
 
+    private func sleepUntilCancelled() async {
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+    }
+
     /// Applies the window's requests in order, answering each through `replies`.
     private func receive(
         _ inbound: WebSocketInboundStream, document: LiveDocument, role: DocumentRole,
-        replies: AsyncStream<LiveEvent>.Continuation, outbound: WebSocketOutboundWriter
+        replies: @Sendable (LiveOutbox.Item) -> Void, outbound: WebSocketOutboundWriter
     ) async -> (any Error)? {
         var bucket = limits.burst
         var refilled = ContinuousClock.now
@@ -165,7 +174,7 @@ struct LiveChannel: Sendable {
                 refilled = now
                 guard bucket >= 1 else {
                     try await outbound.close(
-                        .unknown(CloseCode.tooManyMessages.rawValue), reason: "Too many messages; slow down.")
+                        .unknown(LiveCloseCode.tooManyMessages.rawValue), reason: "Too many messages; slow down.")
                     return nil
                 }
                 bucket -= 1
@@ -178,18 +187,18 @@ struct LiveChannel: Sendable {
                 } catch {
                     let reason = "Not a request: \(APIError(error).message)"
                     try await outbound.close(
-                        .unknown(CloseCode.badMessage.rawValue), reason: String(reason.prefix(120)))
+                        .unknown(LiveCloseCode.badMessage.rawValue), reason: String(reason.prefix(120)))
                     return nil
                 }
                 guard role.canEdit else {
-                    replies.yield(
+                    replies(
                         .reply(
                             .refused(
                                 requestID: request.requestID, code: "forbidden",
                                 message: "You can view this document but not change it.", currentVersion: nil)))
                     continue
                 }
-                replies.yield(.reply(await perform(request, on: document)))
+                replies(.reply(await perform(request, on: document)))
             }
             return nil
         } catch {

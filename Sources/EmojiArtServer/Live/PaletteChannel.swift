@@ -1,5 +1,6 @@
 import EmojiArtKit
 import EmojiArtLive
+import EmojiArtWire
 import Foundation
 import HummingbirdWebSocket
 import Logging
@@ -16,16 +17,16 @@ struct PaletteChannel: Sendable {
         let subscription: (current: PaletteSnapshot, updates: AsyncStream<PaletteSnapshot>)
         do {
             subscription = try await palettes.subscribe()
-            try await outbound.write(.text(Self.message(subscription.current)))
+            try await outbound.write(.text(LiveMessages.palettes(subscription.current)))
         } catch {
-            try? await outbound.close(.unknown(LiveChannel.CloseCode.documentClosed.rawValue), reason: "Try again.")
+            try? await outbound.close(.unknown(LiveCloseCode.documentClosed.rawValue), reason: "Try again.")
             return
         }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
                     for await snapshot in subscription.updates {
-                        try await outbound.write(.text(Self.message(snapshot)))
+                        try await outbound.write(.text(LiveMessages.palettes(snapshot)))
                     }
                 } catch {
                     logger.debug("palette connection ended: \(error)")
@@ -42,33 +43,5 @@ struct PaletteChannel: Sendable {
             await group.next()
             group.cancelAll()
         }
-    }
-
-    static func message(_ snapshot: PaletteSnapshot) -> String {
-        var writer = JSONWriter(reservingCapacity: 256 + snapshot.palettes.count * 128)
-        writer.raw("{")
-        writer.key("type")
-        writer.string("palettes")
-        writer.raw(",")
-        writer.key("version")
-        writer.integer(snapshot.version)
-        writer.raw(",")
-        writer.key("palettes")
-        writer.raw("[")
-        for (index, palette) in snapshot.palettes.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.raw("{")
-            writer.key("id")
-            writer.string(palette.id.uuidString)
-            writer.raw(",")
-            writer.key("name")
-            writer.string(palette.name)
-            writer.raw(",")
-            writer.key("emojis")
-            writer.string(palette.emojis)
-            writer.raw("}")
-        }
-        writer.raw("]}")
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

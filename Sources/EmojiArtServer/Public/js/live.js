@@ -231,8 +231,11 @@ export class LiveConnection {
 
 /**
  * Applies one `change` message's patch to a document state in the HTTP API's shape
- * (docs/API.md, "Document state"), returning a new state; throws if the change does not
- * follow `state` directly.
+ * (docs/API.md, "Document state"), returning a new state. Throws, changing nothing, if the
+ * change does not follow `state` directly or does not fit it — the same checks as the server's
+ * `DocumentPatch.apply`: removed ids a copy lacks are ignored; an inserted emoji must be new
+ * and its index within the drawing order; an updated emoji must be there. A window that gets a
+ * change that does not fit has lost track and takes a snapshot.
  */
 export function applyChange(state, change) {
   if (change.version !== state.version + 1) {
@@ -246,10 +249,29 @@ export function applyChange(state, change) {
   } else if (patch.inserted.length || patch.updated.length) {
     emojis = emojis.slice();
   }
-  for (const { index, emoji } of patch.inserted) emojis.splice(index, 0, emoji);
+  if (patch.inserted.length) {
+    const present = new Set(emojis.map((emoji) => emoji.id));
+    for (const { index, emoji } of patch.inserted) {
+      if (present.has(emoji.id) || !Number.isInteger(index) || index < 0 || index > emojis.length) {
+        throw new Error("the change does not fit this copy of the document");
+      }
+      emojis.splice(index, 0, emoji);
+      present.add(emoji.id);
+    }
+  }
   if (patch.updated.length) {
     const updated = new Map(patch.updated.map((emoji) => [emoji.id, emoji]));
-    emojis = emojis.map((emoji) => updated.get(emoji.id) || emoji);
+    let found = 0;
+    emojis = emojis.map((emoji) => {
+      const now = updated.get(emoji.id);
+      if (!now) return emoji;
+      found += 1;
+      return now;
+    });
+    if (found !== updated.size) {
+      const missing = [...updated.keys()].find((id) => !emojis.some((emoji) => emoji.id === id));
+      throw new Error(`the change names emoji ${missing}, which this copy lacks`);
+    }
   }
   const next = {
     ...state,

@@ -1,3 +1,6 @@
+import EmojiArtKit
+import Foundation
+
 /// A message a window sends over its live connection (docs/API.md, "Live documents").
 public enum LiveRequest: Equatable, Sendable {
     /// `{"type": "edit", "requestId": "…", "baseVersion": 12, "edits": [Edit], "gesture": "…"}`
@@ -31,6 +34,42 @@ public enum LiveRequest: Equatable, Sendable {
         case "undo": self = .undo(requestID: requestID)
         case "redo": self = .redo(requestID: requestID)
         default: throw type.failure("the type is \"edit\", \"undo\" or \"redo\".")
+        }
+    }
+}
+
+/// A message a Find or Lose window sends (docs/API.md, "Find or Lose"): `{"type": "play"}`,
+/// `{"type": "stop"}` or `{"type": "tap", "tile": 0…3}`.
+public enum GameIntent: Equatable, Sendable {
+    case play
+    case stop
+    case tap(tile: Int)
+
+    /// Why a message is not an intent, in words for the close frame.
+    public struct Unreadable: Error, Equatable {
+        public var reason: String
+
+        public init(reason: String) {
+            self.reason = reason
+        }
+    }
+
+    /// Longest message a game window may send.
+    public static let maximumMessageBytes = 1024
+
+    public init(json text: String) throws(Unreadable) {
+        struct Body: Decodable {
+            var type: String
+            var tile: Int?
+        }
+        guard let body = try? JSONDecoder().decode(Body.self, from: Data(text.utf8)) else {
+            throw Unreadable(reason: #"Send {"type": "play" | "stop" | "tap"}."#)
+        }
+        switch (body.type, body.tile) {
+        case ("play", _): self = .play
+        case ("stop", _): self = .stop
+        case ("tap", let tile?): self = .tap(tile: tile)
+        default: throw Unreadable(reason: "Unknown intent \(body.type.prefix(40)).")
         }
     }
 }

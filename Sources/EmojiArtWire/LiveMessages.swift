@@ -1,17 +1,19 @@
+import EmojiArtGame
 import EmojiArtKit
 import EmojiArtLive
+import Foundation
 
-/// The server's live messages as JSON text (docs/API.md, "Live documents"), written with the
-/// core's ``JSONWriter`` in the same shapes as the REST document state.
-enum LiveMessages {
-    static func snapshot(_ state: LiveDocumentState) -> String {
+/// The server's live messages as JSON text (docs/API.md, "Live documents", "Palettes", "Find or
+/// Lose"), written with the core's ``JSONWriter`` in the same shapes as the REST bodies.
+public enum LiveMessages {
+    public static func snapshot(_ state: LiveDocumentState) -> String {
         message("snapshot") { writer in
             writer.key("state")
             DocumentStateBody(state).write(into: &writer)
         }
     }
 
-    static func synced(_ state: LiveDocumentState) -> String {
+    public static func synced(_ state: LiveDocumentState) -> String {
         message("synced") { writer in
             writer.key("version")
             writer.integer(state.version)
@@ -23,7 +25,7 @@ enum LiveMessages {
         }
     }
 
-    static func change(_ change: LiveChange) -> String {
+    public static func change(_ change: LiveChange) -> String {
         message("change") { writer in
             writer.key("version")
             writer.integer(change.version)
@@ -38,14 +40,14 @@ enum LiveMessages {
         }
     }
 
-    static func background(_ state: BackgroundState) -> String {
+    public static func background(_ state: BackgroundState) -> String {
         message("background") { writer in
             writer.key("backgroundState")
             DocumentStateBody.write(state, into: &writer)
         }
     }
 
-    static func reply(_ reply: LiveReply) -> String {
+    public static func reply(_ reply: LiveReply) -> String {
         switch reply {
         case .acknowledged(let requestID, let version):
             message("ack") { writer in
@@ -74,9 +76,79 @@ enum LiveMessages {
         }
     }
 
+    /// `{"type": "deleted"}`: the document is gone; the connection closes next.
+    public static let deleted = #"{"type":"deleted"}"#
+
+    /// `{"type": "palettes", "version", "palettes": [{"id", "name", "emojis"}]}`: every palette,
+    /// in order.
+    public static func palettes(_ snapshot: PaletteSnapshot) -> String {
+        message("palettes") { writer in
+            writer.key("version")
+            writer.integer(snapshot.version)
+            writer.raw(",")
+            writer.key("palettes")
+            writer.raw("[")
+            for (index, palette) in snapshot.palettes.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw("{")
+                writer.key("id")
+                writer.string(palette.id.uuidString)
+                writer.raw(",")
+                writer.key("name")
+                writer.string(palette.name)
+                writer.raw(",")
+                writer.key("emojis")
+                writer.string(palette.emojis)
+                writer.raw("}")
+            }
+            writer.raw("]")
+        }
+    }
+
+    /// `{"type": "state", "phase", "title", "level", "score", "tiles": [{"emoji"} | {"image"}],
+    /// "message", "error", "source": {"name", "remainingCalls", "callLimit"}}`: a Find or Lose
+    /// game as its window draws it.
+    public static func game(_ snapshot: GameSnapshot) -> String {
+        struct Tile: Encodable {
+            var emoji: String?
+            var image: String?
+        }
+        struct Source: Encodable {
+            var name: String
+            var remainingCalls: Int?
+            var callLimit: Int?
+        }
+        struct State: Encodable {
+            var type = "state"
+            var phase: String
+            var title: String
+            var level: Int
+            var score: Int
+            var tiles: [Tile]
+            var message: String?
+            var error: String?
+            var source: Source
+        }
+        let state = State(
+            phase: snapshot.phase, title: snapshot.title, level: snapshot.level, score: snapshot.score,
+            tiles: snapshot.tiles.map { tile in
+                switch tile {
+                case .emoji(let emoji): Tile(emoji: emoji)
+                case .stored(let id): Tile(image: "/api/images/\(id)")
+                }
+            },
+            message: snapshot.message, error: snapshot.errorCode,
+            source: Source(
+                name: snapshot.source.name, remainingCalls: snapshot.source.remainingCalls,
+                callLimit: snapshot.source.callLimit))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(state)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
     /// `{"title"?, "background"?, "removed": [id], "inserted": [{"index", "emoji"}],
     /// "updated": [emoji], "nextEmojiId"}`
-    static func write(_ patch: DocumentPatch, into writer: inout JSONWriter) {
+    public static func write(_ patch: DocumentPatch, into writer: inout JSONWriter) {
         writer.raw("{")
         if let title = patch.title {
             writer.key("title")
