@@ -25,6 +25,8 @@ public actor DocumentLibrary {
     }
 
     public nonisolated let store: any DocumentStore
+    /// The one commit queue every open document writes through.
+    public nonisolated let commits: CommitQueue
     /// Fetches and keeps background images; nil leaves every background state `none`.
     public nonisolated let images: BackgroundImages?
     private let settings: Settings
@@ -43,6 +45,7 @@ public actor DocumentLibrary {
         logger: Logger = Logger(label: "emojiart.library"), now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
+        self.commits = CommitQueue(store: store)
         self.images = images
         self.settings = settings
         self.logger = logger
@@ -118,6 +121,7 @@ public actor DocumentLibrary {
             return deleted[id] == nil ? document : nil
         }
         let store = self.store
+        let commits = self.commits
         let images = self.images
         let settings = self.settings
         let now = self.now
@@ -126,7 +130,8 @@ public actor DocumentLibrary {
             guard let (snapshot, log) = try await store.loadDocument(id: id) else { return nil }
             let replica = try DocumentReplica(snapshot: snapshot, log: log, undoLimit: settings.undoLimit)
             let document = LiveDocument(
-                replica: replica, snapshotVersion: snapshot.version, store: store, images: images, now: now)
+                replica: replica, snapshotVersion: snapshot.version, store: store, commits: commits, images: images,
+                now: now)
             // Opening a document whose background is a URL starts the fetch (or uses the store).
             await document.refreshBackground()
             return document

@@ -14,6 +14,8 @@ import Foundation
 public actor LiveDocument {
     public nonisolated let id: UUID
     private let store: any DocumentStore
+    /// Where this copy's batches are written, with every other open document's.
+    private let commits: CommitQueue
     private let images: BackgroundImages?
     private let now: @Sendable () -> Date
 
@@ -47,13 +49,14 @@ public actor LiveDocument {
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(
-        replica: DocumentReplica, snapshotVersion: Int, store: any DocumentStore, images: BackgroundImages? = nil,
-        now: @escaping @Sendable () -> Date
+        replica: DocumentReplica, snapshotVersion: Int, store: any DocumentStore, commits: CommitQueue,
+        images: BackgroundImages? = nil, now: @escaping @Sendable () -> Date
     ) {
         self.id = replica.id
         self.replica = replica
         self.snapshotVersion = snapshotVersion
         self.store = store
+        self.commits = commits
         self.images = images
         self.now = now
         self.background = BackgroundFetch(canFetch: images != nil)
@@ -169,7 +172,7 @@ public actor LiveDocument {
         }
         do {
             if let closedReason { throw Self.callerError(closedReason) }
-            try await store.append(batch.entries, to: id, summary: batch.summary)
+            try await commits.commit(LogAppend(id: id, entries: batch.entries, summary: batch.summary))
         } catch StoreError.versionConflict {
             return await rebaseAfterConflict(watching: ticket, emptyReads: &emptyReads)
         } catch {

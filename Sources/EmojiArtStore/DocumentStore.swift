@@ -24,11 +24,15 @@ public protocol DocumentStore: Sendable {
     /// The document's latest snapshot and the log entries after it, in version order, or nil.
     func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])?
 
-    /// Appends consecutive log entries and updates the summary in one transaction.
+    /// Appends several documents' log entries, each with its document's new summary, in as few
+    /// transactions as the store can (SQLite: one). Each append succeeds or fails alone, so the
+    /// result is one per append, in order; a failure of the whole write (the database is
+    /// gone) throws instead. ``CommitQueue`` is the one caller in the server.
     ///
-    /// - Throws: ``StoreError/versionConflict`` unless the first entry's version is exactly one
-    ///   more than the stored version (so two writers can never fork a document).
-    func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws
+    /// An append fails with ``StoreError/versionConflict`` unless its first entry's version is
+    /// exactly one more than the stored version (so two writers can never fork a document), and
+    /// with ``StoreError/notFound`` if the document is gone.
+    func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>]
 
     /// The log entries after `version`, in order: what another server appended since. Nil if
     /// they are no longer all in the log (a newer snapshot folded some in) or the document is
@@ -259,5 +263,27 @@ extension StoredDocument {
             current.updatedAt = entry.date
         }
         return current
+    }
+}
+
+/// One document's log entries to append (consecutive, at least one), with its summary after them.
+public struct LogAppend: Sendable {
+    public var id: UUID
+    public var entries: [LogEntry]
+    public var summary: DocumentSummary
+
+    public init(id: UUID, entries: [LogEntry], summary: DocumentSummary) {
+        self.id = id
+        self.entries = entries
+        self.summary = summary
+    }
+}
+
+extension DocumentStore {
+    /// Appends one document's entries alone (tests and tools; the server goes through
+    /// ``CommitQueue``).
+    public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
+        guard !entries.isEmpty else { return }
+        for result in try await append([LogAppend(id: id, entries: entries, summary: summary)]) { try result.get() }
     }
 }

@@ -62,15 +62,19 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         }
     }
 
-    public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
-        try contents.withLock { contents in
-            guard let current = contents.summaries[id] else { throw StoreError.notFound(id) }
-            guard let first = entries.first else { return }
-            guard first.version == current.version + 1 else {
-                throw StoreError.versionConflict(id: id, expected: first.version - 1)
+    public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
+        contents.withLock { contents in
+            appends.map { append in
+                Result {
+                    guard let current = contents.summaries[append.id] else { throw StoreError.notFound(append.id) }
+                    guard let first = append.entries.first else { return }
+                    guard first.version == current.version + 1 else {
+                        throw StoreError.versionConflict(id: append.id, expected: first.version - 1)
+                    }
+                    contents.logs[append.id, default: []].append(contentsOf: append.entries)
+                    contents.summaries[append.id] = append.summary
+                }
             }
-            contents.logs[id, default: []].append(contentsOf: entries)
-            contents.summaries[id] = summary
         }
     }
 

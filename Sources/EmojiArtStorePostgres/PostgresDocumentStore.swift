@@ -327,7 +327,28 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         return rows
     }
 
-    public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
+    /// Each append in a transaction of its own, all at once on the pool's connections: the row
+    /// lock an append takes keeps other documents waiting only on PostgreSQL's own commit.
+    public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
+        try await withThrowingTaskGroup(of: (Int, Result<Void, any Error>).self) { group in
+            for (index, append) in appends.enumerated() {
+                group.addTask {
+                    do {
+                        try await self.append(append)
+                        return (index, .success(()))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
+            for try await (index, result) in group { results[index] = result }
+            return results
+        }
+    }
+
+    private func append(_ append: LogAppend) async throws {
+        let (id, entries, summary) = (append.id, append.entries, append.summary)
         guard let first = entries.first?.version else { return }
         let rows = entries.map(StoredLogRow.init)
         try await transaction { connection in

@@ -22,7 +22,6 @@ public final class SQLiteDocumentStore: DocumentStore {
     private let database: any DatabaseWriter
     /// The same database, for the shared SQL.
     public var sql: SQLiteDatabase { SQLiteDatabase(database) }
-    private let appends = GroupCommit<PendingAppend>()
 
     public var kind: String { "sqlite" }
 
@@ -207,21 +206,19 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
     }
 
-    /// Appends from different documents that arrive while a transaction is being written share
-    /// the next one: with `synchronous = FULL`, one fsync for many documents' changes.
-    public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
-        guard !entries.isEmpty else { return }
-        let append = PendingAppend(
-            id: id, summary: summary, entries: entries.map(StoredLogRow.init))
-        try await appends.submit(append) { [database] batch in
-            try await database.write { db in
-                // Each append in its own savepoint: one document's conflict fails only its own.
-                batch.map { append in
-                    Result {
-                        try db.inSavepoint {
-                            try Self.write(append, in: db)
-                            return .commit
-                        }
+    /// Every append in one transaction (one fsync with `synchronous = FULL`), each in its own
+    /// savepoint so one document's conflict fails only its own.
+    public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
+        let pending = appends.map {
+            PendingAppend(id: $0.id, summary: $0.summary, entries: $0.entries.map(StoredLogRow.init))
+        }
+        return try await database.write { db in
+            pending.map { append in
+                Result {
+                    guard !append.entries.isEmpty else { return }
+                    try db.inSavepoint {
+                        try Self.write(append, in: db)
+                        return .commit
                     }
                 }
             }

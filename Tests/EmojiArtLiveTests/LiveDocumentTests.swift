@@ -11,6 +11,8 @@ final class InstrumentedStore: DocumentStore, PaletteStore, ImageStore {
     let base = InMemoryStore()
     let appendCount = Atomic<Int>(0)
     let failAppends = Atomic<Bool>(false)
+    /// Fails this many of the next transactions, whenever they come.
+    let failNextAppends = Atomic<Int>(0)
     /// Extra milliseconds each append, load and palette save takes, to force interleavings.
     let appendDelay = Atomic<Int>(2)
     let loadDelay = Atomic<Int>(0)
@@ -26,12 +28,16 @@ final class InstrumentedStore: DocumentStore, PaletteStore, ImageStore {
         try await Task.sleep(for: .milliseconds(loadDelay.load(ordering: .relaxed)))
         return result
     }
-    func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
+    /// One transaction, however many documents' appends it carries.
+    func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         // Give other edits time to queue up behind this commit, as a real disk would.
         try await Task.sleep(for: .milliseconds(appendDelay.load(ordering: .relaxed)))
         if failAppends.load(ordering: .relaxed) { throw StoreError.corrupt("disk full (simulated)") }
+        if failNextAppends.wrappingSubtract(1, ordering: .relaxed).oldValue > 0 {
+            throw StoreError.corrupt("disk full (simulated)")
+        }
         appendCount.add(1, ordering: .relaxed)
-        try await base.append(entries, to: id, summary: summary)
+        return try await base.append(appends)
     }
     func saveSnapshot(_ snapshot: StoredDocument) async throws { try await base.saveSnapshot(snapshot) }
     func deleteDocument(id: UUID) async throws -> Bool { try await base.deleteDocument(id: id) }
@@ -63,11 +69,11 @@ final class LaggingStore: DocumentStore {
     func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
         try await base.loadDocument(id: id)
     }
-    func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {
+    func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         if conflict.load(ordering: .relaxed) {
-            throw StoreError.versionConflict(id: id, expected: entries[0].version - 1)
+            return appends.map { .failure(StoreError.versionConflict(id: $0.id, expected: $0.entries[0].version - 1)) }
         }
-        try await base.append(entries, to: id, summary: summary)
+        return try await base.append(appends)
     }
     func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {
         reads.add(1, ordering: .relaxed)
@@ -115,6 +121,50 @@ struct LiveDocumentTests {
         #expect(stored.version == 200)
         let transactions = store.appendCount.load(ordering: .relaxed)
         #expect(transactions < 100, "200 edits took \(transactions) commits; group commit should batch them")
+    }
+
+    @Test func differentDocumentsShareCommitsThroughTheOneQueue() async throws {
+        let store = InstrumentedStore()
+        store.appendDelay.store(20, ordering: .relaxed)
+        let library = makeLibrary(store: store)
+        var documents: [LiveDocument] = []
+        for index in 0..<8 {
+            let created = try await library.create(try EmojiArtDocument(title: "Doc \(index)"))
+            documents.append(try #require(try await library.document(created.id)))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for document in documents {
+                group.addTask { for x in 0..<3 { _ = try await document.perform([emoji(x)], baseVersion: 0) } }
+            }
+            try await group.waitForAll()
+        }
+        for document in documents {
+            #expect(try await store.loadCurrent(id: document.id)?.document.emojis.count == 3)
+        }
+        // 24 edits on 8 documents: each document has one batch in flight at a time, and the
+        // queue writes many documents' batches in one transaction.
+        let transactions = store.appendCount.load(ordering: .relaxed)
+        let (writes, appends) = await (library.commits.writes, library.commits.appends)
+        #expect(transactions == writes)
+        #expect(appends > writes)
+        #expect(transactions <= 12, "24 edits on 8 documents took \(transactions) transactions")
+    }
+
+    @Test func aCancelledEditStillCommitsAndFailsNoOneElse() async throws {
+        let store = InstrumentedStore()
+        store.appendDelay.store(50, ordering: .relaxed)
+        let library = makeLibrary(store: store)
+        let first = try #require(try await library.document(try await library.create(try EmojiArtDocument()).id))
+        let second = try #require(try await library.document(try await library.create(try EmojiArtDocument()).id))
+        let cancelled = Task { try await first.perform([emoji(1)], baseVersion: 0) }
+        let other = Task { try await second.perform([emoji(2)], baseVersion: 0) }
+        try await Task.sleep(for: .milliseconds(10))
+        cancelled.cancel()
+        #expect(try await other.value.version == 1)
+        // The cancelled caller's append was already on its way: it is durable, and the copy open.
+        _ = try? await cancelled.value
+        #expect(try await store.loadCurrent(id: first.id)?.version == 1)
+        #expect(try await first.state().version == 1)
     }
 
     @Test func staleEditsRebaseWhenTheyStillApplyAndConflictWhenNot() async throws {
@@ -303,7 +353,7 @@ struct LiveDocumentTests {
         let library = makeLibrary(store: store)
         let created = try await library.create(try EmojiArtDocument())
         store.appendDelay.store(100, ordering: .relaxed)
-        store.failAppends.store(true, ordering: .relaxed)
+        store.failNextAppends.store(1, ordering: .relaxed)
         let carried = Task {
             try await library.withDocument(created.id) { try await $0.perform([emoji(1)], baseVersion: 0) }
         }
@@ -311,8 +361,6 @@ struct LiveDocumentTests {
         let behind = Task {
             try await library.withDocument(created.id) { try await $0.perform([emoji(2)], baseVersion: 0) }
         }
-        try await Task.sleep(for: .milliseconds(130))
-        store.failAppends.store(false, ordering: .relaxed)
         await #expect(throws: LiveDocumentError.self) { try await carried.value }
         let kept = try #require(try await behind.value)
         #expect(kept.version == 1)

@@ -127,6 +127,39 @@ struct DocumentStoreContractTests {
     }
 
     @Test(arguments: StoreKind.available)
+    func severalDocumentsAppendTogetherAndFailAlone(kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
+        let first = try record()
+        let second = try record()
+        try await store.createDocument(first, owner: LocalUser.id)
+        try await store.createDocument(second, owner: LocalUser.id)
+        let missing = UUID()
+        let results = try await store.append([
+            LogAppend(
+                id: first.id, entries: [LogEntry(version: 1, edits: [.retitle("One")], date: Date())],
+                summary: summary(first, version: 1, emojiCount: 0, at: 1)),
+            // Stale: the second document is at version 0.
+            LogAppend(
+                id: second.id, entries: [LogEntry(version: 2, edits: [.retitle("Never")], date: Date())],
+                summary: summary(second, version: 2, emojiCount: 0, at: 1)),
+            LogAppend(
+                id: missing, entries: [LogEntry(version: 1, edits: [.retitle("Nobody")], date: Date())],
+                summary: summary(first, version: 1, emojiCount: 0, at: 1)),
+            LogAppend(
+                id: second.id, entries: [LogEntry(version: 1, edits: [.retitle("Two")], date: Date())],
+                summary: summary(second, version: 1, emojiCount: 0, at: 2)),
+        ])
+        #expect(results.count == 4)
+        #expect(throws: Never.self) { try results[0].get() }
+        #expect(throws: StoreError.versionConflict(id: second.id, expected: 1)) { try results[1].get() }
+        #expect(throws: StoreError.notFound(missing)) { try results[2].get() }
+        #expect(throws: Never.self) { try results[3].get() }
+        #expect(try await store.loadCurrent(id: first.id)?.document.title == "One")
+        #expect(try await store.loadCurrent(id: second.id)?.document.title == "Two")
+        #expect(try await store.loadCurrent(id: second.id)?.version == 1)
+    }
+
+    @Test(arguments: StoreKind.available)
     func snapshotsFoldTheLog(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
         let stored = try record()
