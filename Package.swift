@@ -186,7 +186,7 @@ let package = Package(
             name: "EmojiArtServerTests",
             dependencies: [
                 "EmojiArtServer", "EmojiArtLive", "EmojiArtStore", "EmojiArtTestSupport", "EmojiArtImaging",
-                "EmojiArtKit", "EmojiArtJokes", "EmojiArtWire",
+                "EmojiArtKit", "EmojiArtJokes", "EmojiArtWire", "EmojiArtStorePostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

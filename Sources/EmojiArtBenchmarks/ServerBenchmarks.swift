@@ -161,7 +161,7 @@ enum ServerBenchmarks {
         _ body: @escaping @Sendable (String) async throws -> T
     ) async throws -> T {
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-        let app = try buildApplication(configuration, stores: stores) { url in continuation.yield(url) }
+        let app = try await buildApplication(configuration, stores: stores) { url in continuation.yield(url) }
         return try await whileServing(app, urls: urls, body)
     }
 

@@ -29,7 +29,8 @@ extension EmojiArtCommand {
         }
 
         func run() async throws {
-            let url = endpoint.flatMap { URL(string: $0) } ?? ServerConfiguration().jokesEndpoint
+            let configured = try ServerConfiguration.fromProcessEnvironment().jokesEndpoint
+            let url = endpoint.flatMap { URL(string: $0) } ?? configured
             let client = JokeClient(endpoint: url, timeout: .milliseconds(Int64(timeout * 1000)))
             do {
                 say(try await client.fetch().text)

@@ -98,7 +98,7 @@ extension EmojiArtCommand {
                     warn("note: the background at \(url.absoluteString) is left out (--no-fetch).")
                     return nil
                 }
-                let configuration = ServerConfiguration()
+                let configuration = try ServerConfiguration.fromProcessEnvironment()
                 let fetcher = ImageFetcher(policy: configuration.fetchPolicy, limits: configuration.fetchLimits)
                 do {
                     let fetched = try await fetcher.fetch(url)

@@ -14,31 +14,28 @@ extension EmojiArtCommand {
             discussion: """
                 Documents and palettes are kept in an SQLite database, emojiart.sqlite, in the data \
                 folder: --data, else $EMOJIART_DATA, else $XDG_DATA_HOME/emojiart, else \
-                ~/.local/share/emojiart. Options can also be set with EMOJIART_HOST, EMOJIART_PORT \
-                and EMOJIART_DURABILITY. Stop with Ctrl-C (SIGINT) or SIGTERM: every open document \
-                is saved first.
+                ~/.local/share/emojiart. Each option can also be set with the environment variable \
+                named beside it; an option given wins. Stop with Ctrl-C (SIGINT) or SIGTERM: every \
+                open document is saved first.
                 """)
 
-        @Option(help: "The address to listen on ($EMOJIART_HOST).")
-        var host: String = ProcessInfo.processInfo.environment["EMOJIART_HOST"] ?? "127.0.0.1"
+        @Option(help: "The address to listen on; default 127.0.0.1 ($EMOJIART_HOST).")
+        var host: String?
 
         @Option(
             help: """
                 Who may use the server: local (one user on this machine, no sign-in; loopback \
-                addresses only) or accounts ($EMOJIART_ACCESS).
+                addresses only; the default) or accounts ($EMOJIART_ACCESS).
                 """)
-        var access: String =
-            ProcessInfo.processInfo.environment["EMOJIART_ACCESS"].flatMap {
-                $0.isEmpty ? nil : $0
-            } ?? "local"
+        var access: String?
 
         @Option(
             help: """
                 In accounts mode, whether anyone may make themselves an account on the sign-in page: \
-                open or closed ($EMOJIART_SIGNUP). Closed: the admin adds users (emojiart users add).
+                open or closed ($EMOJIART_SIGNUP). Closed, the default: the admin adds users \
+                (emojiart users add).
                 """)
-        var signup: String =
-            ProcessInfo.processInfo.environment["EMOJIART_SIGNUP"].flatMap { $0.isEmpty ? nil : $0 } ?? "closed"
+        var signup: String?
 
         @Option(
             help: """
@@ -48,8 +45,8 @@ extension EmojiArtCommand {
                 """)
         var publicURL: String?
 
-        @Option(help: "The port to listen on; 0 picks a free one ($EMOJIART_PORT).")
-        var port: Int = ProcessInfo.processInfo.environment["EMOJIART_PORT"].flatMap { Int($0) } ?? 8080
+        @Option(help: "The port to listen on, default 8080; 0 picks a free one ($EMOJIART_PORT).")
+        var port: Int?
 
         @Option(help: "The folder for the database ($EMOJIART_DATA).")
         var data: String?
@@ -75,9 +72,9 @@ extension EmojiArtCommand {
         @Option(
             help: """
                 full: fsync every commit (survives power loss); normal: survives the server being killed, \
-                not the machine crashing ($EMOJIART_DURABILITY).
+                not the machine crashing. Default full ($EMOJIART_DURABILITY).
                 """)
-        var durability: SQLiteDocumentStore.Durability = .fromEnvironment
+        var durability: SQLiteDocumentStore.Durability?
 
         @Option(
             help: """
@@ -95,45 +92,47 @@ extension EmojiArtCommand {
         var gameImages: String?
 
         func validate() throws {
-            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
+            if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535.") }
             guard (1...3600).contains(requestHeadTimeout) else {
                 throw ValidationError("--request-head-timeout must be 1...3600 seconds.")
             }
-            guard AccessSettings.Mode(rawValue: access) != nil else {
+            if let access, AccessSettings.Mode(rawValue: access) == nil {
                 throw ValidationError("--access must be local or accounts.")
             }
-            guard signup == "open" || signup == "closed" else {
+            if let signup, signup != "open", signup != "closed" {
                 throw ValidationError("--signup must be open or closed.")
             }
-            if let value = ProcessInfo.processInfo.environment["EMOJIART_DURABILITY"], !value.isEmpty,
-                SQLiteDocumentStore.Durability(rawValue: value) == nil
-            {
-                throw ValidationError("$EMOJIART_DURABILITY must be full or normal, not \"\(value)\".")
+            // The environment's settings are checked here too, so a bad one is a usage error.
+            let environment: ServerConfiguration
+            do {
+                environment = try ServerConfiguration.fromProcessEnvironment()
+            } catch let error as ConfigurationError {
+                throw ValidationError(error.description)
             }
             if memory, data != nil { throw ValidationError("Use --data or --memory, not both.") }
             if database != nil, memory || data != nil {
                 throw ValidationError("Use --database on its own: documents are then kept in PostgreSQL.")
             }
-            if gameImages != nil, ProcessInfo.processInfo.environment["EMOJIART_UNSPLASH_KEY"]?.isEmpty == false {
+            if gameImages != nil, case .unsplash = environment.gamePictures {
                 throw ValidationError("Use --game-images or $EMOJIART_UNSPLASH_KEY for the game's pictures, not both.")
             }
         }
 
         func run() async throws {
-            var configuration = ServerConfiguration()
-            configuration.host = host
-            configuration.port = port
+            var configuration = try ServerConfiguration.fromProcessEnvironment()
+            if let host { configuration.host = host }
+            if let port { configuration.port = port }
             configuration.requestHeadTimeout = .seconds(requestHeadTimeout)
-            configuration.access = AccessSettings.Mode(rawValue: access) ?? .local
-            configuration.openSignup = signup == "open"
+            if let access { configuration.access = AccessSettings.Mode(rawValue: access) ?? .local }
+            if let signup { configuration.openSignup = signup == "open" }
             if let publicURL {
                 guard let url = URL(string: publicURL) else {
                     throw ConfigurationError("--public-url \(publicURL) is not a URL.")
                 }
                 configuration.publicURL = url
             }
-            configuration.durability = durability
-            configuration.dataDirectory = memory ? nil : (data ?? ServerConfiguration.defaultDataDirectory)
+            if let durability { configuration.durability = durability }
+            if memory { configuration.dataDirectory = nil } else if let data { configuration.dataDirectory = data }
             if let fetchAllow {
                 let allowsPublic = configuration.fetchPolicy.allowsPublicAddresses
                 configuration.fetchPolicy = AddressPolicy(allowing: fetchAllow)
@@ -145,8 +144,7 @@ extension EmojiArtCommand {
             var logger = Logger(label: "emojiart")
             logger.logLevel = .info
             let storeDescription = configuration.storeDescription
-            let stores = try await configuration.openStores(logger: logger)
-            let app = try buildApplication(configuration, stores: stores, logger: logger) { url in
+            let app = try await buildApplication(configuration, logger: logger) { url in
                 say("EmojiArt is running at \(url)")
                 say("Documents are stored in \(storeDescription). Press Ctrl-C to stop.")
             }
@@ -156,9 +154,4 @@ extension EmojiArtCommand {
 }
 
 /// `--durability full|normal`, checked by the argument parser.
-extension SQLiteDocumentStore.Durability: ExpressibleByArgument {
-    /// $EMOJIART_DURABILITY if it names one, else `full` (a wrong value is refused in `validate()`).
-    static var fromEnvironment: Self {
-        ProcessInfo.processInfo.environment["EMOJIART_DURABILITY"].flatMap(Self.init(rawValue:)) ?? .full
-    }
-}
+extension SQLiteDocumentStore.Durability: ExpressibleByArgument {}

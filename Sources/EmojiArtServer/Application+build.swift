@@ -11,19 +11,25 @@ import Logging
 import ServiceLifecycle
 
 /// Builds the EmojiArt server: the store, the document and palette libraries, the API routes,
-/// the web editor's files and the background maintenance. `emojiart serve` and the tests both
-/// call this.
+/// the web editor's files and the services that run beside them. `emojiart serve` and the tests
+/// both call this.
+///
+/// The application's services, in the order they start (and the reverse of the order they stop
+/// in, after the HTTP server has drained): the PostgreSQL pool, the store-change listener, the
+/// maintenance that folds every open document's log on shutdown — so the last compaction is
+/// written before the pool closes. PostgreSQL's migrations run before the server listens.
 ///
 /// - Parameters:
-///   - stores: the stores, if already open (``ServerConfiguration/openStores(logger:)``); else the
-///     configured SQLite or in-memory ones are opened.
+///   - stores: the stores, if already open (tests); else the configured ones are prepared
+///     (``ServerConfiguration/prepareStores(logger:)``).
 ///   - onRunning: called with the URL once the server accepts connections.
 public func buildApplication(
-    _ configuration: ServerConfiguration, stores: Stores? = nil, logger: Logger = Logger(label: "emojiart"),
+    _ configuration: ServerConfiguration, stores given: Stores? = nil, logger: Logger = Logger(label: "emojiart"),
     onRunning: @escaping @Sendable (String) async -> Void = { _ in }
-) throws -> some ApplicationProtocol {
+) async throws -> some ApplicationProtocol {
     try configuration.validateAccess()
-    let stores = try stores ?? configuration.makeStores()
+    let prepared = try given.map { PreparedStores(stores: $0) } ?? configuration.prepareStores(logger: logger)
+    let stores = prepared.stores
     let fetcher = ImageFetcher(policy: configuration.fetchPolicy, limits: configuration.fetchLimits)
     let images = BackgroundImages(store: stores.images) { url in
         let fetched = try await fetcher.fetch(url)
@@ -43,18 +49,18 @@ public func buildApplication(
         source: try configuration.makeGameSource(images: stores.images, fetcher: fetcher, palettes: gamePalettes),
         logger: logger)
     let router = buildRouter(components, logger: logger)
-    var services: [any Service] = [
-        MaintenanceService(
-            library: library, palettes: components.palettes, sessions: stores.sessions, grants: components.grants,
-            settings: configuration.accessSettings, interval: configuration.maintenanceInterval, logger: logger)
-    ]
+    var services = prepared.services
     if let shared = stores.shared {
         services.append(
             StoreChangeService(
                 store: shared, library: library, palettes: components.palettes, grants: components.grants))
     }
+    services.append(
+        MaintenanceService(
+            library: library, sessions: stores.sessions, grants: components.grants,
+            settings: configuration.accessSettings, interval: configuration.maintenanceInterval, logger: logger))
     let host = configuration.host
-    return Application(
+    var app = Application(
         router: router,
         server: .guardedWebSocketUpgrade(
             webSocketRouter: buildLiveRouter(components, game: game, logger: logger),
@@ -72,6 +78,8 @@ public func buildApplication(
         },
         logger: logger
     )
+    app.beforeServerStarts(perform: prepared.migrate)
+    return app
 }
 
 /// Everything the routes work with, made once: the stores, the live libraries, and who may do

@@ -4,12 +4,12 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Compacts settled documents into snapshots and unloads idle ones, and picks up palettes
-/// changed in the store by another process (the CLI), every `interval`; on graceful shutdown
-/// (after the HTTP server has drained) snapshots every open document.
+/// Compacts settled documents into snapshots and unloads idle ones every `interval`; on graceful
+/// shutdown (after the HTTP server has drained, before the store's connections close) snapshots
+/// every open document. (Changes other processes make reach the server through
+/// ``StoreChangeService``.)
 struct MaintenanceService: Service {
     let library: DocumentLibrary
-    let palettes: PaletteLibraries
     let sessions: any SessionStore
     let grants: LiveGrants
     let settings: AccessSettings
@@ -24,7 +24,6 @@ struct MaintenanceService: Service {
                 try await Task.sleep(for: interval)
             }
             await library.maintain()
-            await palettes.refreshFromStore()
             // Every minute: open live connections whose session, token or link ended without
             // anyone announcing it (the CLI on SQLite, idle expiry) close.
             if settings.mode == .accounts, ContinuousClock.now - lastRecheck > .seconds(60) {

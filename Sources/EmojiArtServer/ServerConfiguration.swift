@@ -7,8 +7,13 @@ import EmojiArtStorePostgres
 import EmojiArtStoreSQLite
 import Foundation
 import Logging
+import ServiceLifecycle
 
 /// How `emojiart serve` runs: where it listens and where it keeps documents.
+///
+/// `init()` gives the built-in defaults and reads nothing; ``init(environment:)`` is the one
+/// place the `EMOJIART_*` variables are read (docs/DEPLOY.md lists them), and `emojiart serve`
+/// applies its options over that.
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
@@ -21,17 +26,16 @@ public struct ServerConfiguration: Sendable {
     /// The address people reach the server by (`--public-url`, `$EMOJIART_PUBLIC_URL`), e.g.
     /// `https://emojiart.example.com` behind a proxy: its host is one of the server's own names
     /// and pages served from it may change things.
-    public var publicURL: URL? = ProcessInfo.processInfo.environment["EMOJIART_PUBLIC_URL"].flatMap {
-        $0.isEmpty ? nil : URL(string: $0)
-    }
+    public var publicURL: URL?
     /// The folder holding `emojiart.sqlite`; nil keeps everything in memory (lost on exit).
-    public var dataDirectory: String? = ServerConfiguration.defaultDataDirectory
+    /// From the environment: `$EMOJIART_DATA`, else `$XDG_DATA_HOME/emojiart`, else
+    /// `~/.local/share/emojiart` (``defaultDataDirectory(environment:)``).
+    public var dataDirectory: String?
+    /// `--durability`, `$EMOJIART_DURABILITY`.
     public var durability: SQLiteDocumentStore.Durability = .full
     /// A PostgreSQL database (`postgres://user:password@host:port/database`) instead of the
     /// SQLite file: several servers can then share it (`--database`, `$EMOJIART_DATABASE_URL`).
-    public var databaseURL: String? = ProcessInfo.processInfo.environment["EMOJIART_DATABASE_URL"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
+    public var databaseURL: String?
     /// How often idle documents are compacted and unloaded.
     public var maintenanceInterval: Duration = .seconds(1)
     /// How long a connection may go without a complete request head — a new connection, or a
@@ -46,24 +50,19 @@ public struct ServerConfiguration: Sendable {
     /// Where background images may be fetched from: public addresses only, plus these
     /// exceptions (`--fetch-allow`, `$EMOJIART_FETCH_ALLOW`, e.g. `127.0.0.1/32,images.internal`).
     /// `EMOJIART_FETCH_PUBLIC=0` refuses everything not allowed (the tests run that way).
-    public var fetchPolicy: AddressPolicy = {
-        let environment = ProcessInfo.processInfo.environment
-        var policy = AddressPolicy(allowing: environment["EMOJIART_FETCH_ALLOW"] ?? "")
-        policy.allowsPublicAddresses = environment["EMOJIART_FETCH_PUBLIC"] != "0"
-        return policy
-    }()
+    public var fetchPolicy = AddressPolicy(allowing: "")
     /// Fetch limits: 5 redirects, 5 s to connect, 20 s in all, 20 MB.
     public var fetchLimits = ImageFetcher.Limits()
     /// The Jokes app's source: a JSON API answering `{"value": "<joke>"}` (`$EMOJIART_JOKES_URL`).
-    public var jokesEndpoint: URL = {
-        ProcessInfo.processInfo.environment["EMOJIART_JOKES_URL"].flatMap { URL(string: $0) }
-            ?? JokeClient.defaultEndpoint
-    }()
+    public var jokesEndpoint: URL = JokeClient.defaultEndpoint
 
     /// Where Find or Lose's pictures come from: an Unsplash-compatible API when a key is set
     /// (`$EMOJIART_UNSPLASH_KEY`, `$EMOJIART_UNSPLASH_URL`), a folder (`--game-images`,
     /// `$EMOJIART_GAME_IMAGES`), else the palettes' emojis, which need nothing.
-    public var gamePictures: GamePictures = .fromEnvironment(ProcessInfo.processInfo.environment)
+    public var gamePictures: GamePictures = .emoji
+    /// Proxies whose `X-Forwarded-For` is believed, besides loopback (`$EMOJIART_TRUSTED_PROXIES`,
+    /// comma-separated address ranges).
+    public var trustedProxies: [AddressRange] = []
 
     public enum GamePictures: Sendable {
         case emoji
@@ -82,7 +81,66 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
+    /// The built-in defaults; reads nothing.
     public init() {}
+
+    /// The defaults with whatever the environment sets: `EMOJIART_HOST`, `EMOJIART_PORT`,
+    /// `EMOJIART_ACCESS`, `EMOJIART_SIGNUP`, `EMOJIART_PUBLIC_URL`, `EMOJIART_DATA` (and
+    /// `XDG_DATA_HOME`, `HOME`), `EMOJIART_DURABILITY`, `EMOJIART_DATABASE_URL`,
+    /// `EMOJIART_FETCH_ALLOW`, `EMOJIART_FETCH_PUBLIC`, `EMOJIART_TRUSTED_PROXIES`,
+    /// `EMOJIART_JOKES_URL`, `EMOJIART_UNSPLASH_KEY`, `EMOJIART_UNSPLASH_URL` and
+    /// `EMOJIART_GAME_IMAGES`. Empty values count as unset; a value that can't be used is
+    /// refused, naming the variable.
+    public init(environment: [String: String]) throws {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if let host = value("EMOJIART_HOST") { self.host = host }
+        if let text = value("EMOJIART_PORT") {
+            guard let port = Int(text), (0...65535).contains(port) else {
+                throw ConfigurationError("$EMOJIART_PORT must be 0...65535, not \"\(text.prefix(40))\".")
+            }
+            self.port = port
+        }
+        if let text = value("EMOJIART_ACCESS") {
+            guard let access = AccessSettings.Mode(rawValue: text) else {
+                throw ConfigurationError("$EMOJIART_ACCESS must be local or accounts, not \"\(text.prefix(40))\".")
+            }
+            self.access = access
+        }
+        if let text = value("EMOJIART_SIGNUP") {
+            guard text == "open" || text == "closed" else {
+                throw ConfigurationError("$EMOJIART_SIGNUP must be open or closed, not \"\(text.prefix(40))\".")
+            }
+            openSignup = text == "open"
+        }
+        if let text = value("EMOJIART_PUBLIC_URL") {
+            guard let url = URL(string: text) else {
+                throw ConfigurationError("$EMOJIART_PUBLIC_URL is not a URL.")
+            }
+            publicURL = url
+        }
+        dataDirectory = Self.defaultDataDirectory(environment: environment)
+        if let text = value("EMOJIART_DURABILITY") {
+            guard let durability = SQLiteDocumentStore.Durability(rawValue: text) else {
+                throw ConfigurationError("$EMOJIART_DURABILITY must be full or normal, not \"\(text.prefix(40))\".")
+            }
+            self.durability = durability
+        }
+        databaseURL = value("EMOJIART_DATABASE_URL")
+        fetchPolicy = AddressPolicy(allowing: value("EMOJIART_FETCH_ALLOW") ?? "")
+        fetchPolicy.allowsPublicAddresses = environment["EMOJIART_FETCH_PUBLIC"] != "0"
+        trustedProxies = (value("EMOJIART_TRUSTED_PROXIES") ?? "").split(separator: ",")
+            .compactMap { AddressRange($0.trimmingCharacters(in: .whitespaces)) }
+        if let text = value("EMOJIART_JOKES_URL") {
+            guard let url = URL(string: text) else { throw ConfigurationError("$EMOJIART_JOKES_URL is not a URL.") }
+            jokesEndpoint = url
+        }
+        gamePictures = .fromEnvironment(environment)
+    }
+
+    /// The configuration of this process's environment.
+    public static func fromProcessEnvironment() throws -> ServerConfiguration {
+        try ServerConfiguration(environment: ProcessInfo.processInfo.environment)
+    }
 
     /// The rules of access these settings make: the mode, sign-up, and `Secure` cookies when
     /// people reach the server over https.
@@ -92,8 +150,7 @@ public struct ServerConfiguration: Sendable {
         settings.openSignup = openSignup
         settings.secureCookies = publicURL?.scheme?.lowercased() == "https"
         settings.passwordCost = passwordCost
-        settings.trustedProxies += (ProcessInfo.processInfo.environment["EMOJIART_TRUSTED_PROXIES"] ?? "")
-            .split(separator: ",").compactMap { AddressRange($0.trimmingCharacters(in: .whitespaces)) }
+        settings.trustedProxies += trustedProxies
         return settings
     }
 
@@ -133,8 +190,7 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// `$EMOJIART_DATA`, else `$XDG_DATA_HOME/emojiart`, else `~/.local/share/emojiart`.
-    public static var defaultDataDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
+    public static func defaultDataDirectory(environment: [String: String]) -> String {
         if let data = environment["EMOJIART_DATA"], !data.isEmpty { return data }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/emojiart" }
         // $HOME first: Foundation's home directory on Linux comes from the password database.
@@ -171,6 +227,17 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
+    /// The configured stores as the server runs them: for PostgreSQL, a store whose pool of
+    /// connections is a service of the server's and whose migrations run before it starts
+    /// listening; for SQLite (migrated as it opens) and memory, nothing more.
+    public func prepareStores(logger: Logger) throws -> PreparedStores {
+        guard let databaseURL else { return PreparedStores(stores: try makeStores()) }
+        let store = PostgresDocumentStore(
+            connection: try PostgresDocumentStore.Connection(url: databaseURL), logger: logger)
+        return PreparedStores(
+            stores: Stores(documents: store, database: store.sql), services: [store.client], migrate: store.migrate)
+    }
+
     /// Opens the configured stores: PostgreSQL (connected and migrated) if ``databaseURL`` is
     /// set, else as ``makeStores()``.
     public func openStores(logger: Logger) async throws -> Stores {
@@ -195,6 +262,23 @@ public struct ServerConfiguration: Sendable {
         guard let dataDirectory, let databasePath else { return .inMemory() }
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         return try .sqlite(path: databasePath, durability: durability)
+    }
+}
+
+/// Stores, with what must run for them while the server does.
+public struct PreparedStores: Sendable {
+    public var stores: Stores
+    /// Run before every other service and stopped after them (PostgreSQL's pool).
+    public var services: [any Service]
+    /// Run before the server takes connections (PostgreSQL's migrations).
+    public var migrate: @Sendable () async throws -> Void
+
+    public init(
+        stores: Stores, services: [any Service] = [], migrate: @escaping @Sendable () async throws -> Void = {}
+    ) {
+        self.stores = stores
+        self.services = services
+        self.migrate = migrate
     }
 }
 

@@ -3,9 +3,11 @@ import EmojiArtStore
 import Logging
 import ServiceLifecycle
 
-/// For a store several servers share (PostgreSQL): hears every change committed through any of
-/// them and brings this server's open documents and palettes up to date, so a window on this
-/// server sees, live, edits made through another.
+/// For a store other processes write to as well (``SharedDocumentStore``: other servers on
+/// PostgreSQL, heard through `NOTIFY`; the command line on SQLite): hears every change committed
+/// elsewhere and brings this server's open documents, palettes and live grants up to date, so a
+/// window on this server sees, live, edits made through another, and palettes changed with
+/// `emojiart palettes`.
 struct StoreChangeService: Service {
     let store: any SharedDocumentStore
     let library: DocumentLibrary
@@ -13,23 +15,25 @@ struct StoreChangeService: Service {
     let grants: LiveGrants
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            for await change in store.changes() {
-                switch change {
-                case .palettes:
-                    await palettes.refreshFromStore()
-                case .resync:
-                    await palettes.refreshFromStore()
-                    await library.storeChanged(change)
-                    await grants.recheckAll()
-                case .linkRevoked(let link):
-                    await grants.linkRevoked(link)
-                case .membersChanged(let document):
-                    await grants.membersChanged(document)
-                case .appended, .deleted:
-                    await library.storeChanged(change)
-                }
-            }
+        try await cancelWhenGracefulShutdown {
+            await store.followChanges { change in await handle(change) }
+        }
+    }
+
+    private func handle(_ change: StoreChange) async {
+        switch change {
+        case .palettes:
+            await palettes.refreshFromStore()
+        case .resync:
+            await palettes.refreshFromStore()
+            await library.storeChanged(change)
+            await grants.recheckAll()
+        case .linkRevoked(let link):
+            await grants.linkRevoked(link)
+        case .membersChanged(let document):
+            await grants.membersChanged(document)
+        case .appended, .deleted:
+            await library.storeChanged(change)
         }
     }
 }

@@ -50,11 +50,13 @@ public protocol DocumentStore: Sendable {
     func deleteDocument(id: UUID) async throws -> Bool
 }
 
-/// A store several servers share, telling each about the changes the others commit.
+/// A store other processes write to as well — other servers on PostgreSQL, the command line
+/// on SQLite — that tells this one of their changes.
 public protocol SharedDocumentStore: DocumentStore {
-    /// Every change committed to the store by any server (this one's too), until the stream is
-    /// dropped.
-    func changes() -> AsyncStream<StoreChange>
+    /// Hands `handle` the changes committed to the store from elsewhere (PostgreSQL: by any
+    /// server, this one's too), one at a time, until the calling task is cancelled. Run by the
+    /// server as a service.
+    func followChanges(_ handle: @Sendable (StoreChange) async -> Void) async
 }
 
 /// A change committed to a shared store.

@@ -104,21 +104,22 @@ extension SQLValue {
     }
 }
 
-/// postgres-nio's pool of connections, running for as long as anything holds it.
+/// postgres-nio's pool of connections: run by whoever owns the store (the server's service
+/// group), or — for tools and tests — by itself for as long as anything holds it.
 final class PostgresPool: Sendable {
     let client: PostgresClient
-    private let running: Task<Void, Never>
+    private let running: Task<Void, Never>?
 
-    init(_ client: PostgresClient) {
+    init(_ client: PostgresClient, runsItself: Bool) {
         self.client = client
-        running = Task { await client.run() }
+        running = runsItself ? Task { await client.run() } : nil
     }
 
     deinit {
-        running.cancel()
+        running?.cancel()
     }
 
     func close() {
-        running.cancel()
+        running?.cancel()
     }
 }

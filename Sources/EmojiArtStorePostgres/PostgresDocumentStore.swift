@@ -85,7 +85,10 @@ public final class PostgresDocumentStore: SharedDocumentStore {
 
     public let connection: Connection
     private let pool: PostgresPool
-    var client: PostgresClient { pool.client }
+    /// The pool of connections every query goes through. A service: the server runs it in its
+    /// service group (so it stops after everything that writes has); ``open(_:logger:)`` runs it
+    /// for tools and tests.
+    public var client: PostgresClient { pool.client }
     private let logger: Logger
 
     public var kind: String { "postgres" }
@@ -94,15 +97,48 @@ public final class PostgresDocumentStore: SharedDocumentStore {
     /// while either is in use).
     public var sql: PostgresDatabase { PostgresDatabase(pool: pool, logger: logger) }
 
-    /// Connects, brings the schema up to date, and starts the pool of connections. Fails at
-    /// once, saying why, if the database cannot be reached or used.
+    /// For tools and tests: connects, brings the schema up to date, and runs the pool of
+    /// connections until ``close()``. Fails at once, saying why, if the database cannot be
+    /// reached or used. (The server makes the store with ``init(connection:logger:)`` and runs
+    /// ``client`` and ``migrate()`` as part of its services instead.)
     public static func open(
         _ connection: Connection, logger: Logger = Logger(label: "emojiart.postgres")
     ) async throws -> PostgresDocumentStore {
+        let store = PostgresDocumentStore(connection: connection, logger: logger, runsItsPool: true)
+        do {
+            try await store.migrate()
+        } catch {
+            store.close()
+            throw error
+        }
+        return store
+    }
+
+    /// A store whose pool of connections (``client``) the caller runs, as a service; nothing is
+    /// connected yet. Call ``migrate()`` before the first query.
+    public convenience init(connection: Connection, logger: Logger = Logger(label: "emojiart.postgres")) {
+        self.init(connection: connection, logger: logger, runsItsPool: false)
+    }
+
+    private init(connection: Connection, logger: Logger, runsItsPool: Bool) {
+        self.connection = connection
+        self.logger = logger
+        // The pool retries failed connections by itself; each retry is not news.
+        var backgroundLogger = logger
+        backgroundLogger.logLevel = max(logger.logLevel, .warning)
+        pool = PostgresPool(
+            PostgresClient(configuration: connection.clientConfiguration, backgroundLogger: backgroundLogger),
+            runsItself: runsItsPool)
+    }
+
+    /// Brings the schema up to date on a connection of its own (under an advisory lock, so
+    /// servers starting together migrate once). Fails saying why if the database cannot be
+    /// reached or used.
+    public func migrate() async throws {
         do {
             let session = try await connection.connect(logger: logger)
             do {
-                try await migrate(on: session, logger: logger)
+                try await Self.migrate(on: session, logger: logger)
             } catch {
                 try? await session.close()
                 throw error
@@ -111,17 +147,6 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         } catch {
             throw StoreError.unavailable("PostgreSQL at \(connection) can't be used: \(Self.describe(error))")
         }
-        return PostgresDocumentStore(connection: connection, logger: logger)
-    }
-
-    private init(connection: Connection, logger: Logger) {
-        self.connection = connection
-        self.logger = logger
-        // The pool retries failed connections by itself; each retry is not news.
-        var backgroundLogger = logger
-        backgroundLogger.logLevel = max(logger.logLevel, .warning)
-        pool = PostgresPool(
-            PostgresClient(configuration: connection.clientConfiguration, backgroundLogger: backgroundLogger))
     }
 
     /// Closes the connections; the store (and its ``sql``) cannot be used afterwards.
@@ -428,43 +453,36 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         try await connection.query("SELECT pg_notify(\(channel), \(change.payload))", logger: logger)
     }
 
-    /// Every change committed through any server on this database, this one's included, heard
-    /// with `LISTEN` on a connection of its own. When that connection is (re)established the
-    /// stream says ``StoreChange/resync``: changes made meanwhile were not heard.
-    public func changes() -> AsyncStream<StoreChange> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: StoreChange.self, bufferingPolicy: .bufferingNewest(10_000))
-        let (connection, logger) = (self.connection, self.logger)
-        let task = Task {
-            var delay = Duration.milliseconds(100)
-            while !Task.isCancelled {
-                do {
-                    let session = try await connection.connect(logger: logger)
-                    try await withTaskCancellationHandler {
-                        try await session.listen(on: Self.channel) { notifications in
-                            delay = .milliseconds(100)
-                            continuation.yield(.resync)
-                            for try await notification in notifications {
-                                if let change = StoreChange(payload: notification.payload) {
-                                    continuation.yield(change)
-                                }
-                            }
+    /// Hands `handle` every change committed through any server on this database, this one's
+    /// included, heard with `LISTEN` on a connection of its own, until the calling task is
+    /// cancelled. When that connection is (re)established it says ``StoreChange/resync``:
+    /// changes made meanwhile were not heard. A lost connection is retried after 0.1 … 5 s.
+    public func followChanges(_ handle: @Sendable (StoreChange) async -> Void) async {
+        var delay = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                let session = try await connection.connect(logger: logger)
+                try await withTaskCancellationHandler {
+                    try await session.listen(on: Self.channel) { notifications in
+                        delay = .milliseconds(100)
+                        await handle(.resync)
+                        for try await notification in notifications {
+                            if let change = StoreChange(payload: notification.payload) { await handle(change) }
                         }
-                    } onCancel: {
-                        Task { try? await session.close() }
                     }
-                    try? await session.close()
-                } catch {
-                    guard !Task.isCancelled else { break }
-                    logger.warning("Listening for other servers' changes failed (\(Self.describe(error))); retrying")
+                } onCancel: {
+                    // Ends the wait for the next notification.
+                    let closing: EventLoopFuture<Void> = session.close()
+                    _ = closing
                 }
-                try? await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(5))
+                try? await session.close()
+            } catch {
+                guard !Task.isCancelled else { break }
+                logger.warning("Listening for other servers' changes failed (\(Self.describe(error))); retrying")
             }
-            continuation.finish()
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     /// Runs `body` in a transaction; the error it throws comes out as itself, not wrapped.

@@ -9,7 +9,7 @@ import GRDB
 /// bytes) and `editLog` (one row per acknowledged change after the snapshot). The tables of the
 /// other aggregates (images, palettes, users, sessions, tokens, members, links) are kept by the
 /// shared SQL (``SharedSchema``, ``Stores/init(documents:database:)``) on the same database.
-public final class SQLiteDocumentStore: DocumentStore {
+public final class SQLiteDocumentStore: SharedDocumentStore {
     /// How hard SQLite works to make a commit survive.
     public enum Durability: String, Sendable, CaseIterable {
         /// fsync on every commit: survives power loss and OS crashes. The default.
@@ -268,6 +268,28 @@ public final class SQLiteDocumentStore: DocumentStore {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id.uuidString])
             return db.changesCount == 1
+        }
+    }
+
+    /// How often ``followChanges(_:)`` looks for other processes' commits.
+    public static let changeCheckInterval: Duration = .seconds(1)
+
+    /// Says ``StoreChange/resync`` whenever another process (`emojiart palettes`, `emojiart
+    /// users`, another server on the same file) has committed to the database, until the calling
+    /// task is cancelled. SQLite can't announce changes as PostgreSQL's `NOTIFY` does, so this
+    /// looks at `PRAGMA data_version` on the writing connection every
+    /// ``changeCheckInterval``: a number that moves only when some *other* connection commits, so
+    /// this server's own writes never count, and nothing else is read unless it moved.
+    public func followChanges(_ handle: @Sendable (StoreChange) async -> Void) async {
+        func dataVersion() async -> Int? {
+            try? await database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        }
+        var last = await dataVersion()
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.changeCheckInterval)
+            guard let now = await dataVersion() else { continue }
+            if now != last, last != nil { await handle(.resync) }
+            last = now
         }
     }
 

@@ -25,7 +25,7 @@ struct SharedStoreTests {
             let (store, library) = (self.store, self.library)
             let ready = AsyncStream.makeStream(of: Void.self)
             listening = Task {
-                for await change in store.changes() {
+                await store.followChanges { change in
                     if change == .resync { ready.continuation.yield() }
                     await library.storeChanged(change)
                 }

@@ -178,7 +178,7 @@ func withLiveServer(
     configuration.dataDirectory = nil
     configuration.access = access
     configuration.passwordCost = 4
-    let app = try buildApplication(configuration, stores: stores, logger: Logger(label: "live-test"))
+    let app = try await buildApplication(configuration, stores: stores, logger: Logger(label: "live-test"))
     try await app.test(.live) { client in
         try await body(APIClient(client: client), try #require(client.port))
     }

@@ -124,3 +124,29 @@ def test_listening_beyond_loopback_needs_accounts(tmp_path):
     result = subprocess.run([emojiart_binary(), "serve", "--port", "0", "--data", str(tmp_path)],
                             capture_output=True, text=True, timeout=30, env=env, stdin=subprocess.DEVNULL)
     assert result.returncode != 0 and "--access accounts" in result.stderr
+
+
+def test_settings_the_server_cant_start_with_are_said_plainly(tmp_path):
+    # A bad environment variable is a usage error naming it; nothing starts.
+    for variable, value in [("EMOJIART_PORT", "eighty"), ("EMOJIART_DURABILITY", "sometimes"),
+                            ("EMOJIART_ACCESS", "everyone")]:
+        env = {**os.environ, variable: value}
+        result = subprocess.run([emojiart_binary(), "serve", "--data", str(tmp_path)],
+                                capture_output=True, text=True, timeout=30, env=env, stdin=subprocess.DEVNULL)
+        assert result.returncode == 64, (variable, result.stderr)
+        assert f"${variable}" in result.stderr
+    # An option given wins over the environment.
+    env = {**os.environ, "EMOJIART_PORT": "1"}
+    result = subprocess.run([emojiart_binary(), "serve", "--port", "70000", "--data", str(tmp_path)],
+                            capture_output=True, text=True, timeout=30, env=env, stdin=subprocess.DEVNULL)
+    assert result.returncode == 64 and "--port" in result.stderr
+    # A database that can't be reached stops the server before it listens, saying why.
+    started = time.monotonic()
+    result = subprocess.run(
+        [emojiart_binary(), "serve", "--port", str(free_port()),
+         "--database", "postgres://nobody@127.0.0.1:1/none?sslmode=disable"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode != 0
+    assert time.monotonic() - started < 30
+    assert "can't be used" in result.stderr, result.stderr
+    assert "is running" not in result.stdout
