@@ -29,7 +29,7 @@ extension EmojiArtCommand {
         }
 
         func run() async throws {
-            let configured = try ServerConfiguration.fromProcessEnvironment().jokesEndpoint
+            let configured = try ServerConfiguration.fromProcessEnvironment(only: ["EMOJIART_JOKES_URL"]).jokesEndpoint
             let url = endpoint.flatMap { URL(string: $0) } ?? configured
             let client = JokeClient(endpoint: url, timeout: .milliseconds(Int64(timeout * 1000)))
             do {

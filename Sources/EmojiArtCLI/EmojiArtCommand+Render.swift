@@ -98,7 +98,9 @@ extension EmojiArtCommand {
                     warn("note: the background at \(url.absoluteString) is left out (--no-fetch).")
                     return nil
                 }
-                let configuration = try ServerConfiguration.fromProcessEnvironment()
+                let configuration = try ServerConfiguration.fromProcessEnvironment(only: [
+                    "EMOJIART_FETCH_ALLOW", "EMOJIART_FETCH_PUBLIC",
+                ])
                 let fetcher = ImageFetcher(policy: configuration.fetchPolicy, limits: configuration.fetchLimits)
                 do {
                     let fetched = try await fetcher.fetch(url)

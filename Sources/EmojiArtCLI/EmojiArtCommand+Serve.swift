@@ -102,10 +102,11 @@ extension EmojiArtCommand {
             if let signup, signup != "open", signup != "closed" {
                 throw ValidationError("--signup must be open or closed.")
             }
-            // The environment's settings are checked here too, so a bad one is a usage error.
+            // The environment's settings are checked here too, so a bad one is a usage error;
+            // one an option overrides is not read at all.
             let environment: ServerConfiguration
             do {
-                environment = try ServerConfiguration.fromProcessEnvironment()
+                environment = try environmentConfiguration()
             } catch let error as ConfigurationError {
                 throw ValidationError(error.description)
             }
@@ -118,8 +119,22 @@ extension EmojiArtCommand {
             }
         }
 
+        /// The environment's configuration, without the variables the options given override.
+        private func environmentConfiguration() throws -> ServerConfiguration {
+            var environment = ProcessInfo.processInfo.environment
+            let overridden: [(String, Bool)] = [
+                ("EMOJIART_HOST", host != nil), ("EMOJIART_PORT", port != nil), ("EMOJIART_ACCESS", access != nil),
+                ("EMOJIART_SIGNUP", signup != nil), ("EMOJIART_PUBLIC_URL", publicURL != nil),
+                ("EMOJIART_DATA", data != nil || memory || database != nil),
+                ("EMOJIART_DURABILITY", durability != nil), ("EMOJIART_DATABASE_URL", database != nil),
+                ("EMOJIART_FETCH_ALLOW", fetchAllow != nil), ("EMOJIART_GAME_IMAGES", gameImages != nil),
+            ]
+            for (name, given) in overridden where given { environment[name] = nil }
+            return try ServerConfiguration(environment: environment)
+        }
+
         func run() async throws {
-            var configuration = try ServerConfiguration.fromProcessEnvironment()
+            var configuration = try environmentConfiguration()
             if let host { configuration.host = host }
             if let port { configuration.port = port }
             configuration.requestHeadTimeout = .seconds(requestHeadTimeout)

@@ -27,7 +27,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The stores `emojiart serve` with the same options uses.
     func stores() async throws -> Stores {
-        var configuration = try ServerConfiguration.fromProcessEnvironment()
+        var configuration = try ServerConfiguration.fromProcessEnvironment(only: ServerConfiguration.storeVariables)
         if let data { configuration.dataDirectory = data }
         if let database { configuration.databaseURL = database }
         if configuration.databaseURL != nil, data == nil {

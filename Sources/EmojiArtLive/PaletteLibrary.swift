@@ -17,6 +17,9 @@ public actor PaletteLibrary {
     private var loading: Task<PaletteList, any Error>?
     private var lastSave: Task<Void, any Error>?
     private var savesInFlight = 0
+    /// A refresh asked for while saves were in flight: done when the last one ends, so another
+    /// process's change that lands meanwhile is not missed.
+    private var refreshWanted = false
     /// Counts the lists this library has served: each change is the next version.
     private var version = 1
     /// Only the newest list waits for a slow window, so nothing piles up.
@@ -48,17 +51,20 @@ public actor PaletteLibrary {
         }
         lastSave = save
         savesInFlight += 1
-        defer { savesInFlight -= 1 }
         do {
             try await save.value
         } catch {
+            savesInFlight -= 1
             // Start again from what the store holds.
             list = nil
             loading = nil
             if let reloaded = try? await current() { publish(reloaded) }
+            await refreshIfWanted()
             throw error
         }
+        savesInFlight -= 1
         publish(changed)
+        await refreshIfWanted()
         return result
     }
 
@@ -70,16 +76,30 @@ public actor PaletteLibrary {
     }
 
     /// Takes the stored list if it differs from this library's (another process changed it),
-    /// telling every subscriber. Does nothing while a save is in flight.
+    /// telling every subscriber. While a save is in flight it looks again once the saves end.
     public func refreshFromStore() async {
-        guard let list, savesInFlight == 0 else { return }
+        guard savesInFlight == 0 else {
+            refreshWanted = true
+            return
+        }
+        guard let list else { return }
         guard let stored = try? await store.loadPalettes(owner: owner), let fresh = try? PaletteList(stored) else {
             return
         }
-        // Unchanged here meanwhile, and different in the store.
-        guard savesInFlight == 0, self.list == list, fresh != list else { return }
+        guard self.list == list else {
+            // A save ended meanwhile: read again now; one still running reads again when done.
+            if savesInFlight == 0 { await refreshFromStore() } else { refreshWanted = true }
+            return
+        }
+        guard fresh != list else { return }
         self.list = fresh
         publish(fresh)
+    }
+
+    private func refreshIfWanted() async {
+        guard refreshWanted, savesInFlight == 0 else { return }
+        refreshWanted = false
+        await refreshFromStore()
     }
 
     /// How many windows follow the palettes (for tests).

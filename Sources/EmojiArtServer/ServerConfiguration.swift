@@ -94,7 +94,8 @@ public struct ServerConfiguration: Sendable {
     public init(environment: [String: String]) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if let host = value("EMOJIART_HOST") { self.host = host }
-        if let text = value("EMOJIART_PORT") {
+        // Kubernetes sets EMOJIART_PORT=tcp://10.0.0.7:8080 for a Service named "emojiart": not ours.
+        if let text = value("EMOJIART_PORT"), !text.contains("://") {
             guard let port = Int(text), (0...65535).contains(port) else {
                 throw ConfigurationError("$EMOJIART_PORT must be 0...65535, not \"\(text.prefix(40))\".")
             }
@@ -137,10 +138,17 @@ public struct ServerConfiguration: Sendable {
         gamePictures = .fromEnvironment(environment)
     }
 
-    /// The configuration of this process's environment.
-    public static func fromProcessEnvironment() throws -> ServerConfiguration {
-        try ServerConfiguration(environment: ProcessInfo.processInfo.environment)
+    /// The configuration of this process's environment, reading only the variables named (a
+    /// command reads what it uses, so a variable meant for `serve` never stops another
+    /// command), or all of them.
+    public static func fromProcessEnvironment(only names: Set<String>? = nil) throws -> ServerConfiguration {
+        var environment = ProcessInfo.processInfo.environment
+        if let names { environment = environment.filter { names.contains($0.key) } }
+        return try ServerConfiguration(environment: environment)
     }
+
+    /// The variables that say where the stores are (``dataDirectory``, ``databaseURL``).
+    public static let storeVariables: Set<String> = ["EMOJIART_DATA", "XDG_DATA_HOME", "HOME", "EMOJIART_DATABASE_URL"]
 
     /// The rules of access these settings make: the mode, sign-up, and `Secure` cookies when
     /// people reach the server over https.

@@ -7,6 +7,11 @@
 /// The queue writes on a task of its own while there is work, so a caller that is cancelled
 /// never fails the appends it shares a transaction with: its own append still completes, and
 /// the caller hears how.
+///
+/// A store that gains nothing from gathering (``DocumentStore/gathersAppends`` is false:
+/// PostgreSQL, which commits each append on a pooled connection of its own) has each append
+/// written at once, on a task of the queue's, so one document's append waiting for a row lock
+/// never holds up another's.
 public actor CommitQueue {
     private struct Waiting {
         var append: LogAppend
@@ -27,6 +32,14 @@ public actor CommitQueue {
     /// Appends `append` with whatever else is waiting; throws this append's own failure.
     public func commit(_ append: LogAppend) async throws {
         guard !append.entries.isEmpty else { return }
+        guard store.gathersAppends else {
+            let store = self.store
+            writes += 1
+            appends += 1
+            let results = try await Task { try await store.append([append]) }.value
+            guard let result = results.first else { throw StoreError.corrupt("the store answered no append") }
+            return try result.get()
+        }
         try await withCheckedThrowingContinuation { continuation in
             queue.append(Waiting(append: append, continuation: continuation))
             if !isWriting {
@@ -44,6 +57,9 @@ public actor CommitQueue {
             appends += batch.count
             do {
                 let results = try await store.append(batch.map(\.append))
+                guard results.count == batch.count else {
+                    throw StoreError.corrupt("the store answered \(results.count) of \(batch.count) appends")
+                }
                 for (waiting, result) in zip(batch, results) { waiting.continuation.resume(with: result) }
             } catch {
                 for waiting in batch { waiting.continuation.resume(throwing: error) }

@@ -34,6 +34,11 @@ public protocol DocumentStore: Sendable {
     /// with ``StoreError/notFound`` if the document is gone.
     func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>]
 
+    /// Whether appends of different documents gain from being written together (one
+    /// transaction, one fsync: SQLite), so ``CommitQueue`` gathers them; false where each is
+    /// committed on a connection of its own anyway (PostgreSQL). True unless a store says not.
+    var gathersAppends: Bool { get }
+
     /// The log entries after `version`, in order: what another server appended since. Nil if
     /// they are no longer all in the log (a newer snapshot folded some in) or the document is
     /// gone; the caller then loads the document afresh.
@@ -282,6 +287,8 @@ public struct LogAppend: Sendable {
 }
 
 extension DocumentStore {
+    public var gathersAppends: Bool { true }
+
     /// Appends one document's entries alone (tests and tools; the server goes through
     /// ``CommitQueue``).
     public func append(_ entries: [LogEntry], to id: UUID, summary: DocumentSummary) async throws {

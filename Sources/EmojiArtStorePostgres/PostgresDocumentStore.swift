@@ -92,6 +92,8 @@ public final class PostgresDocumentStore: SharedDocumentStore {
     private let logger: Logger
 
     public var kind: String { "postgres" }
+    /// Each append commits on a pooled connection of its own: nothing to gain from gathering.
+    public var gathersAppends: Bool { false }
 
     /// The same database, for the shared SQL (sharing this store's connections, which stay open
     /// while either is in use).

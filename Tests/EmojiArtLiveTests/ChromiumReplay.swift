@@ -128,8 +128,12 @@ enum ChromiumReplay {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // A Chromium that hangs is stopped: the page then has no result, which fails the test.
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        watchdog.cancel()
         guard let start = dom.range(of: "<pre id=\"result\">"),
             let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
         else { throw EmojiArtError(.invalidFile, "Chromium printed no result: \(dom.prefix(500))") }

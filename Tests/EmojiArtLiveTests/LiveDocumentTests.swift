@@ -554,6 +554,35 @@ struct LiveDocumentTests {
         #expect(try #require(await iterator.next()).palettes[1].name == "Mine 2")
     }
 
+    /// Another process's palettes, committed just after this server's save and announced while
+    /// that save is still returning, are taken once the save ends (not skipped for good).
+    @Test func aChangeHeardWhileSavingIsTakenAfterTheSave() async throws {
+        final class CommandLineAfterSave: PaletteStore {
+            let base = InMemoryStore()
+            let library = Mutex<PaletteLibrary?>(nil)
+            let theirs = Mutex<[Palette]?>(nil)
+            func loadPalettes(owner: UUID) async throws -> [Palette]? { try await base.loadPalettes(owner: owner) }
+            func savePalettes(_ palettes: [Palette], owner: UUID) async throws {
+                try await base.savePalettes(palettes, owner: owner)
+                if let theirs = theirs.withLock({ value in
+                    defer { value = nil }
+                    return value
+                }) {
+                    try await base.savePalettes(theirs, owner: owner)
+                    await library.withLock { $0 }?.refreshFromStore()
+                }
+            }
+        }
+        let store = CommandLineAfterSave()
+        let palettes = PaletteLibrary(store: store)
+        store.library.withLock { $0 = palettes }
+        var theirs = try await palettes.palettes()
+        theirs[0].name = "Renamed by the command line"
+        store.theirs.withLock { $0 = theirs }
+        try await palettes.update { try $0.rename(id: $0.palettes[1].id, to: "Renamed here") }
+        #expect(try await palettes.palettes() == theirs)
+    }
+
     @Test func palettesStartWithTheBuiltInsAndPersist() async throws {
         let store = InMemoryStore()
         let palettes = PaletteLibrary(store: store)

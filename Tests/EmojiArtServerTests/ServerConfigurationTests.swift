@@ -49,6 +49,11 @@ struct ServerConfigurationTests {
         }
     }
 
+    @Test func aKubernetesServiceLinkIsNotAPort() throws {
+        // Set by Kubernetes for a Service named "emojiart" in the same namespace.
+        #expect(try ServerConfiguration(environment: ["EMOJIART_PORT": "tcp://10.0.0.7:8080"]).port == 8080)
+    }
+
     @Test func theDataFolderFallsBackToXDGThenHome() throws {
         #expect(try ServerConfiguration(environment: ["XDG_DATA_HOME": "/x"]).dataDirectory == "/x/emojiart")
         #expect(

@@ -5,6 +5,7 @@ import EmojiArtWire
 import Foundation
 import HummingbirdWebSocket
 import Logging
+import Synchronization
 
 /// `GET /api/documents/{id}/live[?version=N]`, upgraded to a WebSocket: one window following
 /// one document (docs/API.md, "Live documents").
@@ -54,7 +55,24 @@ struct LiveChannel: Sendable {
             return
         }
         let registration = await grants.register(document: id, access: requestAccess, grant: grant)
-        defer { Task { [grants] in await grants.unregister(registration.id) } }
+        do {
+            try await follow(
+                document: id, since: version, role: grant.role, registration: registration, inbound: inbound,
+                outbound: outbound)
+        } catch {
+            await grants.unregister(registration.id)
+            throw error
+        }
+        await grants.unregister(registration.id)
+    }
+
+    /// The connection once the requester may follow the document: until it ends, the window
+    /// hears the document and its requests are applied.
+    private func follow(
+        document id: UUID, since version: Int?, role: DocumentRole,
+        registration: (id: UUID, revoked: AsyncStream<String>),
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+    ) async throws {
         let subscription: LiveSubscription
         // The connection holds the copy it follows, and sends its requests straight to it.
         let document: LiveDocument
@@ -88,8 +106,15 @@ struct LiveChannel: Sendable {
         // dropped, as it would be by the document.
         let (items, feed) = AsyncStream.makeStream(
             of: LiveOutbox.Item.self, bufferingPolicy: .bufferingOldest(LiveDocument.subscriberBufferLimit))
+        // Overfilled: the document forgets the window at once, and the writer closes with
+        // 4408 without writing what is left.
+        let overflowed = Flag()
         let deliver: @Sendable (LiveOutbox.Item) -> Void = { item in
-            if case .dropped = feed.yield(item) { feed.finish() }
+            if case .dropped = feed.yield(item) {
+                overflowed.raise()
+                feed.finish()
+                subscription.end()
+            }
         }
         let protocolError = await withTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
@@ -100,11 +125,11 @@ struct LiveChannel: Sendable {
                 return nil
             }
             group.addTask {
-                await write(items, startingAt: subscription.state.version, to: outbound)
+                await write(items, startingAt: subscription.state.version, unless: overflowed, to: outbound)
                 return nil
             }
             group.addTask {
-                await receive(inbound, document: document, role: grant.role, replies: deliver, outbound: outbound)
+                await receive(inbound, document: document, role: role, replies: deliver, outbound: outbound)
             }
             group.addTask {
                 for await reason in registration.revoked {
@@ -128,11 +153,13 @@ struct LiveChannel: Sendable {
     /// Writes what the outbox says, in order, until it closes the connection; a stream that
     /// ends first was overfilled by a window that stopped reading.
     private func write(
-        _ items: AsyncStream<LiveOutbox.Item>, startingAt version: Int, to outbound: WebSocketOutboundWriter
+        _ items: AsyncStream<LiveOutbox.Item>, startingAt version: Int, unless overflowed: Flag,
+        to outbound: WebSocketOutboundWriter
     ) async {
         var outbox = LiveOutbox(sentVersion: version)
         do {
             for await item in items {
+                if overflowed.isRaised { break }
                 for write in outbox.receive(item) {
                     switch write {
                     case .text(let text): try await outbound.write(.text(text))
@@ -239,4 +266,12 @@ struct LiveChannel: Sendable {
                 currentVersion: currentVersion)
         }
     }
+}
+
+/// A flag one task raises and another reads.
+final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .relaxed) }
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
