@@ -108,3 +108,47 @@ def paste(page: Page, items: dict[str, str]) -> None:
         }""",
         items,
     )
+
+
+def pan_drag(page: Page, start: tuple[float, float], end: tuple[float, float], steps: int = 12) -> None:
+    """Pans the view as design tools do: Space held down while dragging."""
+    page.locator("#canvas").focus()
+    page.keyboard.down(" ")
+    drag(page, start, end, steps)
+    page.keyboard.up(" ")
+
+
+class Touch:
+    """Real touch input through the DevTools protocol (the page's context needs has_touch=True):
+    each call is one touch event with every finger that is down, as a touch screen sends them."""
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.session = page.context.new_cdp_session(page)
+        self.fingers: dict[int, tuple[float, float]] = {}
+
+    def _send(self, kind: str) -> None:
+        points = [{"x": x, "y": y, "id": finger} for finger, (x, y) in self.fingers.items()]
+        self.session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def down(self, finger: int, x: float, y: float) -> None:
+        self.fingers[finger] = (x, y)
+        self._send("touchStart")
+
+    def move(self, moves: dict[int, tuple[float, float]], steps: int = 8) -> None:
+        """Moves fingers {id: (x, y)} together in `steps` events."""
+        starts = {finger: self.fingers[finger] for finger in moves}
+        for step in range(1, steps + 1):
+            for finger, (x, y) in moves.items():
+                sx, sy = starts[finger]
+                self.fingers[finger] = (sx + (x - sx) * step / steps, sy + (y - sy) * step / steps)
+            self._send("touchMove")
+
+    def up(self, finger: int) -> None:
+        del self.fingers[finger]
+        self._send("touchEnd")
+
+    def drag(self, start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> None:
+        self.down(0, *start)
+        self.move({0: end}, steps)
+        self.up(0)

@@ -124,14 +124,14 @@ def pan(page, seconds: float) -> list[float]:
         [cx, cy],
     )
     page.mouse.move(*start)
-    page.mouse.down()
+    page.mouse.down(button="middle")  # a middle-button drag pans (a left drag on empty canvas selects)
     page.evaluate(RECORDER)
     began = time.monotonic()
     t = 0.0
     while (t := time.monotonic() - began) < seconds:
         # A slow circle of radius 150 px around the start point: continuous panning.
         page.mouse.move(start[0] + 150 * math.sin(t * 2.1), start[1] + 150 * (1 - math.cos(t * 2.1)))
-    page.mouse.up()
+    page.mouse.up(button="middle")
     frames = page.evaluate("() => { window.__recording = false; return window.__frames; }")
     return frames[1:]  # the first delta straddles the recorder's start
 

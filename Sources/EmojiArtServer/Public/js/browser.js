@@ -9,8 +9,6 @@ const rows = document.getElementById("document-rows");
 const table = document.getElementById("documents");
 const sharedRows = document.getElementById("shared-rows");
 const sharedTable = document.getElementById("shared-documents");
-/** Whether the server has accounts (then "My documents" and "Shared with me" are named). */
-let accounts = false;
 const empty = document.getElementById("empty");
 const loading = document.getElementById("loading");
 const fileInput = document.getElementById("import-file");
@@ -39,6 +37,8 @@ async function refresh() {
   sharedRows.replaceChildren(...shared.map(row));
   table.hidden = mine.length === 0;
   sharedTable.hidden = shared.length === 0;
+  // With accounts, "My documents" and "Shared with me" are named.
+  const accounts = document.body.dataset.accounts === "true";
   document.getElementById("mine-heading").hidden = !accounts && shared.length === 0;
   document.getElementById("shared-heading").hidden = shared.length === 0;
   empty.hidden = mine.length !== 0;
@@ -49,13 +49,13 @@ async function refresh() {
 async function showAccount() {
   try {
     const session = await api.session();
-    accounts = session.access === "accounts";
-    if (!accounts) return;
+    document.body.dataset.accounts = String(session.access === "accounts");
+    if (session.access !== "accounts") return;
     document.getElementById("account-name").textContent = session.user.name;
     document.getElementById("account").hidden = false;
   } catch {
     /* a visitor with only share links: no account to show */
-    accounts = true;
+    document.body.dataset.accounts = "true";
   }
 }
 
@@ -176,33 +176,39 @@ fileInput.addEventListener("change", () => {
   if (files.length) importFiles(files);
 });
 
-// Import by dropping files anywhere on the page.
-const carriesFiles = (event) => Array.from(event.dataTransfer?.types || []).includes("Files");
-let dragDepth = 0;
-document.addEventListener("dragenter", (event) => {
-  if (!carriesFiles(event)) return;
-  dragDepth += 1;
-  overlay.hidden = false;
-});
-document.addEventListener("dragleave", (event) => {
-  if (!carriesFiles(event)) return;
-  dragDepth = Math.max(0, dragDepth - 1);
-  if (dragDepth === 0) overlay.hidden = true;
-});
-document.addEventListener("dragover", (event) => {
-  if (!carriesFiles(event)) return;
-  event.preventDefault();
-  event.dataTransfer.dropEffect = "copy";
-});
-document.addEventListener("drop", (event) => {
-  dragDepth = 0;
-  overlay.hidden = true;
-  const files = Array.from(event.dataTransfer?.files || []);
-  if (!files.length) return;
-  event.preventDefault();
-  importFiles(files);
-});
+/** Import by dropping files anywhere on the page: an overlay shows while files are dragged over it. */
+class FileDropTarget {
+  constructor(overlay, dropped) {
+    this.overlay = overlay;
+    this.depth = 0; // dragenter minus dragleave: the overlay goes when the files leave the page
+    const carriesFiles = (event) => Array.from(event.dataTransfer?.types || []).includes("Files");
+    document.addEventListener("dragenter", (event) => {
+      if (!carriesFiles(event)) return;
+      this.depth += 1;
+      overlay.hidden = false;
+    });
+    document.addEventListener("dragleave", (event) => {
+      if (!carriesFiles(event)) return;
+      this.depth = Math.max(0, this.depth - 1);
+      if (this.depth === 0) overlay.hidden = true;
+    });
+    document.addEventListener("dragover", (event) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "copy";
+    });
+    document.addEventListener("drop", (event) => {
+      this.depth = 0;
+      overlay.hidden = true;
+      const files = Array.from(event.dataTransfer?.files || []);
+      if (!files.length) return;
+      event.preventDefault();
+      dropped(files);
+    });
+  }
+}
 
+new FileDropTarget(overlay, importFiles);
 
 // Keep relative times fresh.
 setInterval(() => {

@@ -32,9 +32,6 @@ export class LiveRefusal extends Error {
   }
 }
 
-let requestCounter = 0;
-const requestPrefix = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
-
 export class LiveConnection {
   /**
    * @param {string} documentId
@@ -52,6 +49,9 @@ export class LiveConnection {
     this.currentVersion = currentVersion;
     /** Requests not yet answered, in order: {id, body, resolve, reject, sent}. */
     this.outbox = [];
+    /** Request ids are this prefix and a count: unique to this window, so a resent request is recognised. */
+    this.requestPrefix = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+    this.requestCounter = 0;
     this.socket = null;
     this.ready = false; // the server has sent the snapshot or `synced`
     this.attempt = 0;
@@ -114,7 +114,7 @@ export class LiveConnection {
     if (whenOffline === "refuse" && !this.ready) {
       return Promise.reject(new LiveRefusal("offline", "Not connected to the server; try again when it is back."));
     }
-    const id = `${requestPrefix}-${++requestCounter}`;
+    const id = `${this.requestPrefix}-${++this.requestCounter}`;
     const message = JSON.stringify({ ...body, requestId: id });
     if (new Blob([message]).size > MAXIMUM_MESSAGE_BYTES) {
       return Promise.reject(new LiveRefusal("too_large", "That change is too large to send (over 1 MiB)."));

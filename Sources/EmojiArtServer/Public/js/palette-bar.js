@@ -12,7 +12,9 @@ export class PaletteBar {
   /**
    * @param {HTMLElement} root contains #palette-name, #palette-next, #palette-menu-button,
    *   #palette-menu and #palette-emojis
-   * @param {{pick: (emoji: string) => void}} handlers `pick` adds an emoji without dragging
+   * @param {{pick: (emoji: string) => void, place: (emoji: string, clientX: number, clientY: number) => void}}
+   *   handlers: `pick` adds an emoji without dragging; `place` adds one dragged by touch to where
+   *   the finger lifted (HTML drag and drop does the same for a mouse)
    */
   constructor(root, handlers) {
     this.root = root;
@@ -86,8 +88,54 @@ export class PaletteBar {
       event.dataTransfer.setData("text/plain", emoji);
       event.dataTransfer.effectAllowed = "copy";
     });
-    button.addEventListener("click", () => this.handlers.pick(emoji));
+    button.addEventListener("click", () => {
+      if (this.touchDrag?.dragged) return; // the end of a touch drag, not a tap
+      this.handlers.pick(emoji);
+    });
+    button.addEventListener("pointerdown", (event) => this.touchDown(event, emoji));
     return button;
+  }
+
+  // MARK: - Dragging by touch
+  //
+  // Touch doesn't start HTML drag and drop, so a finger dragging an emoji out of the palette is
+  // followed by a floating copy of it and the emoji is placed where the finger lifts. A sideways
+  // swipe scrolls the palette row instead (the buttons are `touch-action: pan-x`).
+
+  touchDown(event, emoji) {
+    if (event.pointerType !== "touch") return;
+    const button = event.currentTarget;
+    const drag = { emoji, start: { x: event.clientX, y: event.clientY }, dragged: false, ghost: null };
+    this.touchDrag = drag;
+    const move = (e) => {
+      if (e.pointerId !== event.pointerId) return;
+      if (!drag.dragged) {
+        if (Math.hypot(e.clientX - drag.start.x, e.clientY - drag.start.y) < 8) return;
+        drag.dragged = true;
+        drag.ghost = el("div", { class: "drag-ghost", "aria-hidden": "true", text: emoji });
+        document.body.append(drag.ghost);
+      }
+      drag.ghost.style.translate = `${e.clientX}px ${e.clientY}px`;
+    };
+    const end = (e) => {
+      if (e.pointerId !== event.pointerId) return;
+      button.removeEventListener("pointermove", move);
+      button.removeEventListener("pointerup", end);
+      button.removeEventListener("pointercancel", end);
+      drag.ghost?.remove();
+      if (drag.dragged && e.type === "pointerup") this.handlers.place(emoji, e.clientX, e.clientY);
+      setTimeout(() => {
+        if (this.touchDrag === drag) this.touchDrag = null;
+      });
+    };
+    try {
+      button.setPointerCapture(event.pointerId);
+    } catch {
+      /* the pointer may already be gone */
+    }
+    button.addEventListener("pointermove", move);
+    button.addEventListener("pointerup", end);
+    button.addEventListener("pointercancel", end);
   }
 
   // MARK: - Menu

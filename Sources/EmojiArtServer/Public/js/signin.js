@@ -2,12 +2,6 @@
 // With open sign-up it also makes accounts.
 import * as api from "./api.js";
 
-const $ = (id) => document.getElementById(id);
-const form = $("signin-form");
-const errorBox = $("signin-error");
-const submit = $("signin-submit");
-let signingUp = false;
-
 /**
  * Where to go afterwards: a page of this site only. The address is resolved as the browser
  * would (tabs and newlines dropped, backslashes as slashes) and kept only if it stays here.
@@ -23,56 +17,67 @@ export function nextPath(search) {
   return "/";
 }
 
-function showError(message) {
-  errorBox.textContent = message;
-  errorBox.hidden = !message;
-}
-
-function setMode(signup) {
-  signingUp = signup;
-  $("signin-heading").textContent = signup ? "Create an account" : "Sign in";
-  submit.textContent = signup ? "Create account" : "Sign in";
-  $("signin-password").autocomplete = signup ? "new-password" : "current-password";
-  $("signup-toggle").textContent = signup ? "Sign in instead" : "Create an account";
-  showError("");
-}
-
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const name = $("signin-name").value.trim();
-  const password = $("signin-password").value;
-  if (!name || !password) {
-    showError("Enter your name and password.");
-    return;
+class SignInPage {
+  constructor() {
+    this.$ = (id) => document.getElementById(id);
+    this.form = this.$("signin-form");
+    this.errorBox = this.$("signin-error");
+    this.submit = this.$("signin-submit");
+    this.signingUp = false;
+    this.form.addEventListener("submit", (event) => this.submitted(event));
+    this.$("signup-toggle").addEventListener("click", () => this.setMode(!this.signingUp));
   }
-  submit.disabled = true;
-  try {
-    if (signingUp) await api.signUp(name, password);
-    else await api.signIn(name, password);
-    location.assign(nextPath(location.search));
-  } catch (error) {
-    showError(error.message);
-    $("signin-password").select();
-  } finally {
-    submit.disabled = false;
+
+  showError(message) {
+    this.errorBox.textContent = message;
+    this.errorBox.hidden = !message;
   }
-});
 
-$("signup-toggle").addEventListener("click", () => setMode(!signingUp));
+  setMode(signup) {
+    const $ = this.$;
+    this.signingUp = signup;
+    $("signin-heading").textContent = signup ? "Create an account" : "Sign in";
+    this.submit.textContent = signup ? "Create account" : "Sign in";
+    $("signin-password").autocomplete = signup ? "new-password" : "current-password";
+    $("signup-toggle").textContent = signup ? "Sign in instead" : "Create an account";
+    this.showError("");
+  }
 
-async function start() {
-  try {
-    const health = await api.health();
-    if (health.access !== "accounts") {
-      location.assign(nextPath(location.search)); // local mode: nothing to sign in to
+  async submitted(event) {
+    event.preventDefault();
+    const name = this.$("signin-name").value.trim();
+    const password = this.$("signin-password").value;
+    if (!name || !password) {
+      this.showError("Enter your name and password.");
       return;
     }
-    $("signup-switch").hidden = !health.signup;
-  } catch {
-    /* the form still works */
+    this.submit.disabled = true;
+    try {
+      if (this.signingUp) await api.signUp(name, password);
+      else await api.signIn(name, password);
+      location.assign(nextPath(location.search));
+    } catch (error) {
+      this.showError(error.message);
+      this.$("signin-password").select();
+    } finally {
+      this.submit.disabled = false;
+    }
   }
-  $("signin-name").focus();
-  document.body.dataset.ready = "true";
+
+  async start() {
+    try {
+      const health = await api.health();
+      if (health.access !== "accounts") {
+        location.assign(nextPath(location.search)); // local mode: nothing to sign in to
+        return;
+      }
+      this.$("signup-switch").hidden = !health.signup;
+    } catch {
+      /* the form still works */
+    }
+    this.$("signin-name").focus();
+    document.body.dataset.ready = "true";
+  }
 }
 
-start();
+new SignInPage().start();

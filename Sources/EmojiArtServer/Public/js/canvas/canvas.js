@@ -1,0 +1,336 @@
+// The canvas: draws a document state and turns pointer, wheel and drop input into intents.
+//
+// It is composed of one part per job — the viewport (zoom and pan), the background, the emoji
+// layer and the selection overlay — and a gesture machine whose states (./gestures) interpret
+// the pointer. The canvas owns the selection, which is this window's alone: it is not an edit.
+import { BackgroundLayer } from "./background-layer.js";
+import { emojiBox, EmojiLayer } from "./emoji-layer.js";
+import { Brushing } from "./gestures/brushing.js";
+import { GestureMachine } from "./gestures/gesture-state.js";
+import { Idle } from "./gestures/idle.js";
+import { Panning } from "./gestures/panning.js";
+import { Pinching } from "./gestures/pinching.js";
+import { Pointing } from "./gestures/pointing.js";
+import { Resizing } from "./gestures/resizing.js";
+import { Translating } from "./gestures/translating.js";
+import { SelectionOverlay } from "./selection-overlay.js";
+import { boundsOf, clamp, Viewport } from "./viewport.js";
+
+const GESTURES = [Idle, Pointing, Translating, Brushing, Resizing, Panning, Pinching];
+const WHEEL_RESIZE_MS = 350; // Alt+wheel steps this close together are one resize
+const WHEEL_SNAPSHOT_MS = 250;
+
+export class CanvasView {
+  /**
+   * @param {HTMLElement} root the canvas element (contains .world, .emoji-layer, .selection-box, .marquee)
+   * @param {object} handlers intents, each returning a promise (or nothing):
+   *   move(ids, {x, y}), resize(ids, scale), drop(dataTransfer, docPoint),
+   *   viewChanged({zoom, panX, panY}), selectionChanged(selection), backgroundFailed(imageURL),
+   *   contextMenu({x, y}) (client point)
+   */
+  constructor(root, handlers) {
+    this.root = root;
+    this.handlers = handlers;
+    const world = root.querySelector(".world");
+    this.viewport = new Viewport(root, world, {
+      applied: () => {
+        this.layer?.viewApplied();
+        this.overlay?.place();
+      },
+      changed: (view) => handlers.viewChanged?.(view),
+    });
+    this.background = new BackgroundLayer(root, world, { failed: (url) => handlers.backgroundFailed?.(url) });
+    this.layer = new EmojiLayer(root.querySelector(".emoji-layer"), world, this.viewport);
+    this.overlay = new SelectionOverlay(root, this.viewport);
+    this.selection = new Set();
+    this.readOnly = false;
+    this.spaceHeld = false;
+    this.lastClickOn = null; // "canvas" or "emoji": what the last click (without a drag) was on
+    /** @type {Map<number, {x: number, y: number}>} the pointers pressed on the canvas */
+    this.pointers = new Map();
+    this.gestures = new GestureMachine(this, GESTURES);
+    this.wheelResize = null;
+    this.listen();
+    this.viewport.apply();
+  }
+
+  listen() {
+    const root = this.root;
+    root.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    root.addEventListener("pointermove", (e) => this.pointerMove(e));
+    root.addEventListener("pointerup", (e) => this.pointerUp(e, true));
+    root.addEventListener("pointercancel", (e) => this.pointerUp(e, false));
+    root.addEventListener("lostpointercapture", (e) => {
+      if (this.pointers.has(e.pointerId)) this.pointerUp(e, false);
+    });
+    root.addEventListener("dblclick", (e) => {
+      if (this.lastClickOn === "canvas" && !e.target.closest(".canvas-overlay-ui")) this.zoomToFit();
+    });
+    root.addEventListener("contextmenu", (e) => {
+      e.preventDefault();
+      if (this.gestures.current.id !== "idle") return;
+      const emoji = e.target.closest(".emoji");
+      if (emoji && !this.selection.has(Number(emoji.dataset.id))) this.select([Number(emoji.dataset.id)], { replace: true });
+      // From the keyboard (the menu key, Shift+F10) there is no pointer: open it at the selection.
+      const rect = root.getBoundingClientRect();
+      const inside = e.clientX > rect.left && e.clientX < rect.right && e.clientY > rect.top && e.clientY < rect.bottom;
+      const point = inside ? { x: e.clientX, y: e.clientY }
+        : this.selection.size ? this.overlay.centreClient() : { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+      this.handlers.contextMenu?.(point);
+    });
+    root.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+    root.addEventListener("dragover", (e) => this.dragOver(e));
+    root.addEventListener("dragleave", () => root.classList.remove("drop-target"));
+    root.addEventListener("drop", (e) => this.dropped(e));
+    // Space held down turns any drag into a pan; Escape abandons the running gesture.
+    document.addEventListener("keydown", (e) => this.keyDown(e), { capture: true });
+    document.addEventListener("keyup", (e) => {
+      if (e.key === " ") this.holdSpace(false);
+    });
+    addEventListener("blur", () => this.holdSpace(false));
+  }
+
+  keyDown(event) {
+    if (event.key === "Escape" && this.gestures.current.id !== "idle") {
+      event.preventDefault();
+      event.stopPropagation();
+      this.gestures.cancel();
+    } else if (event.key === " " && !event.repeat && !isTyping(event.target)) {
+      this.holdSpace(true);
+      if (event.target === this.root || event.target === document.body) event.preventDefault(); // don't scroll
+    }
+  }
+
+  holdSpace(held) {
+    this.spaceHeld = held;
+    this.root.classList.toggle("space-held", held);
+  }
+
+  // MARK: - View
+
+  get zoom() {
+    return this.viewport.zoom;
+  }
+
+  get view() {
+    return this.viewport.view;
+  }
+
+  setView(view, options) {
+    this.viewport.set(view, options);
+  }
+
+  zoomBy(factor) {
+    this.viewport.zoomBy(factor);
+  }
+
+  /** 100 %, keeping the middle of the view where it is. */
+  resetZoom() {
+    this.zoomBy(1 / this.viewport.zoom);
+  }
+
+  documentPoint(clientX, clientY) {
+    return this.viewport.documentPoint(clientX, clientY);
+  }
+
+  visibleCentre() {
+    return this.viewport.visibleCentre();
+  }
+
+  /** Zooms and pans so the background and every emoji fit in the window. */
+  zoomToFit() {
+    const boxes = this.layer.order.map(emojiBox);
+    const background = this.background.box;
+    if (background) boxes.push(background);
+    this.viewport.fit(boundsOf(boxes));
+  }
+
+  /** Zooms and pans to the selection (never closer than 400 %); without one, like zoomToFit. */
+  zoomToSelection() {
+    if (!this.selection.size) return this.zoomToFit();
+    this.viewport.fit(boundsOf(this.selectedBoxes()), { margin: 48, maxZoom: 4 });
+  }
+
+  // MARK: - Rendering
+
+  /** Draws a document state; keeps the selection of ids that still exist. */
+  render(state) {
+    this.background.render(state.backgroundState);
+    this.layer.render(state.emojis);
+    const before = this.selection.size;
+    for (const id of this.selection) if (!this.layer.has(id)) this.selection.delete(id);
+    this.selectionUpdated(this.selection.size !== before);
+  }
+
+  /** The emojis as drawn, in drawing order. */
+  get emojis() {
+    return this.layer.order;
+  }
+
+  // MARK: - Selection
+
+  select(ids, { toggle = false, replace = false } = {}) {
+    const next = replace ? new Set() : new Set(this.selection);
+    for (const id of ids) {
+      if (!this.layer.has(id)) continue;
+      if (toggle && next.has(id)) next.delete(id);
+      else next.add(id);
+    }
+    this.setSelection(next);
+  }
+
+  /** Makes `ids` the selection (those that exist), announcing it only when it changed. */
+  setSelection(ids) {
+    const next = new Set([...ids].filter((id) => this.layer.has(id)));
+    const changed = next.size !== this.selection.size || [...next].some((id) => !this.selection.has(id));
+    if (!changed) return;
+    this.selection = next;
+    this.selectionUpdated(true);
+  }
+
+  selectAll() {
+    this.setSelection(this.layer.order.map((emoji) => emoji.id));
+  }
+
+  clearSelection() {
+    this.setSelection([]);
+  }
+
+  selectedBoxes() {
+    return [...this.selection].map((id) => this.layer.box(id)).filter(Boolean);
+  }
+
+  selectionUpdated(changed) {
+    this.layer.markSelected(this.selection);
+    this.overlay.setBoxes(this.selectedBoxes());
+    if (changed) this.handlers.selectionChanged?.(this.selection);
+  }
+
+  // MARK: - Committing a gesture: the feedback stays until the server has answered
+
+  commitMove(ids, dx, dy) {
+    if (!dx && !dy) {
+      this.layer.showOffset(ids, 0, 0);
+      this.overlay.setFeedback(null);
+      return;
+    }
+    Promise.resolve(this.handlers.move?.(ids, { x: dx, y: dy }))
+      .catch(() => {})
+      .finally(() => {
+        this.layer.showOffset(ids, 0, 0);
+        this.overlay.setFeedback(null);
+        this.selectionUpdated(false);
+      });
+  }
+
+  commitResize(ids, scale) {
+    const rounded = Math.round(scale * 10000) / 10000;
+    if (Math.abs(rounded - 1) < 0.001) {
+      this.layer.showScale(ids, 1);
+      this.overlay.setFeedback(null);
+      return;
+    }
+    Promise.resolve(this.handlers.resize?.(ids, clamp(rounded, 1 / 1024, 1024)))
+      .catch(() => {})
+      .finally(() => {
+        this.layer.showScale(ids, 1);
+        this.overlay.setFeedback(null);
+        this.selectionUpdated(false);
+      });
+  }
+
+  // MARK: - Pointers: each goes to the gesture state the canvas is in
+
+  pointerDown(event) {
+    if (event.pointerType === "mouse" && event.button !== 0 && event.button !== 1) return;
+    if (event.target.closest(".canvas-overlay-ui")) return;
+    if (event.button === 1) event.preventDefault(); // no autoscroll
+    this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    try {
+      this.root.setPointerCapture(event.pointerId);
+    } catch {
+      /* the pointer may already be gone */
+    }
+    if (this.pointers.size === 2) {
+      this.gestures.cancel();
+      this.gestures.transition("pinching");
+    } else if (this.pointers.size === 1) {
+      this.gestures.current.onPointerDown(event);
+    }
+  }
+
+  pointerMove(event) {
+    const pointer = this.pointers.get(event.pointerId);
+    if (!pointer) return;
+    pointer.x = event.clientX;
+    pointer.y = event.clientY;
+    this.gestures.current.onPointerMove(event);
+  }
+
+  pointerUp(event, commit) {
+    if (!this.pointers.delete(event.pointerId)) return;
+    if (commit) this.gestures.current.onPointerUp(event);
+    else this.gestures.cancel();
+  }
+
+  // MARK: - Wheel: scrolling pans, Ctrl/⌘ (or a trackpad pinch) zooms around the pointer, Alt resizes the selection
+
+  wheel(event) {
+    event.preventDefault();
+    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.viewport.height : 1;
+    let dx = clamp(event.deltaX * unit, -600, 600);
+    let dy = clamp(event.deltaY * unit, -600, 600);
+    if (event.altKey && !event.ctrlKey && !event.metaKey) {
+      if (this.selection.size && !this.readOnly) this.wheelResizeBy(dy || dx);
+      return;
+    }
+    this.layer.beginSnapshot();
+    clearTimeout(this.wheelTimer);
+    this.wheelTimer = setTimeout(() => {
+      this.layer.endSnapshot();
+      this.viewport.finished();
+    }, WHEEL_SNAPSHOT_MS);
+    if (event.ctrlKey || event.metaKey) {
+      // A trackpad pinch arrives as Ctrl+wheel with small deltas; a mouse wheel notch is ~100.
+      this.viewport.zoomAround(Math.exp(-clamp(dy, -300, 300) * 0.01), event.clientX, event.clientY, { notify: false });
+    } else {
+      if (event.shiftKey && !dx) [dx, dy] = [dy, 0]; // Shift+wheel scrolls sideways
+      this.viewport.panBy(-dx, -dy, { notify: false });
+    }
+  }
+
+  wheelResizeBy(delta) {
+    const w = this.wheelResize ?? (this.wheelResize = { ids: [...this.selection], scale: 1, timer: 0 });
+    w.scale = clamp(w.scale * Math.exp(-clamp(delta, -300, 300) * 0.002), 1 / 64, 64);
+    this.layer.showScale(w.ids, w.scale);
+    this.overlay.setFeedback({ scale: w.scale });
+    clearTimeout(w.timer);
+    w.timer = setTimeout(() => {
+      this.wheelResize = null;
+      this.commitResize(w.ids, w.scale);
+    }, WHEEL_RESIZE_MS);
+  }
+
+  // MARK: - Drop
+
+  dragOver(event) {
+    if (this.readOnly) return;
+    const types = Array.from(event.dataTransfer?.types || []);
+    if (!types.some((t) => ["application/x-emojiart-emoji", "Files", "text/uri-list", "text/plain"].includes(t))) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+    this.root.classList.add("drop-target");
+  }
+
+  dropped(event) {
+    this.root.classList.remove("drop-target");
+    if (!event.dataTransfer || this.readOnly) return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.handlers.drop?.(event.dataTransfer, this.documentPoint(event.clientX, event.clientY));
+  }
+}
+
+/** True when keys typed at `target` are text (a field), not commands. */
+export const isTyping = (target) =>
+  target instanceof HTMLElement && (target.isContentEditable || target.matches("input, textarea, select"));

@@ -1,0 +1,213 @@
+// The emoji layer: one element per emoji inside the world, kept in the document's drawing order,
+// plus the bitmap that stands in for them while a big document is panned or zoomed.
+//
+// The emojis are grid items stacked in one cell and placed by their margins rather than
+// absolutely positioned or transformed: Chrome gives every positioned or transformed element its
+// own paint layer, and 5,000 of those make each frame slow. An emoji's element is EMOJI_WIDTH em
+// wide and 1 em high, centred on the emoji's point, so its box follows from the document alone.
+
+export const EMOJI_WIDTH = 1.25; // em: an emoji glyph's advance is about 1.0–1.25 em in the common emoji fonts
+const SNAPSHOT_MIN_EMOJIS = 300; // below this, pan and zoom move the elements themselves
+const SNAPSHOT_MARGIN = 0.5; // the snapshot covers the view plus this fraction of it on each side
+const SPRITE_SIZE = 128; // px: the font size emoji sprites are drawn at
+
+/** An emoji's box in world coordinates (y down): centre, width, height. */
+export const emojiBox = (emoji) => ({ cx: emoji.x, cy: -emoji.y, w: emoji.size * EMOJI_WIDTH, h: emoji.size });
+
+export class EmojiLayer {
+  /**
+   * @param {HTMLElement} layer the element holding the emojis
+   * @param {HTMLElement} world the transformed element the snapshot canvas goes in
+   * @param {import("./viewport.js").Viewport} viewport
+   */
+  constructor(layer, world, viewport) {
+    this.layer = layer;
+    this.viewport = viewport;
+    /** @type {Map<number, HTMLElement>} */
+    this.elements = new Map();
+    /** @type {Map<number, object>} the rendered emojis by id */
+    this.emojis = new Map();
+    this.order = []; // the rendered emojis in drawing order
+    this.snapshot = null; // while panning or zooming a big document: {left, top, width, height, zoom}
+    this.sprites = new Map(); // emoji text → a canvas with it drawn at SPRITE_SIZE
+    this.snapshotCanvas = document.createElement("canvas");
+    this.snapshotCanvas.className = "snapshot";
+    this.snapshotCanvas.hidden = true;
+    world.append(this.snapshotCanvas);
+  }
+
+  /** Draws `emojis` (in drawing order), changing only what changed. */
+  render(emojis) {
+    this.order = emojis;
+    const seen = new Set();
+    let cursor = this.layer.firstChild;
+    for (const emoji of emojis) {
+      seen.add(emoji.id);
+      let element = this.elements.get(emoji.id);
+      const old = this.emojis.get(emoji.id);
+      if (!element) {
+        element = document.createElement("span");
+        element.className = "emoji";
+        element.dataset.id = String(emoji.id);
+        this.elements.set(emoji.id, element);
+      }
+      if (!old || old.text !== emoji.text) element.textContent = emoji.text;
+      if (!old || old.size !== emoji.size) element.style.fontSize = emoji.size + "px";
+      if (!old || old.x !== emoji.x || old.size !== emoji.size) {
+        element.style.marginLeft = emoji.x - (EMOJI_WIDTH / 2) * emoji.size + "px";
+      }
+      if (!old || old.y !== emoji.y || old.size !== emoji.size) element.style.marginTop = -emoji.y - emoji.size / 2 + "px";
+      this.emojis.set(emoji.id, emoji);
+      if (element !== cursor) this.layer.insertBefore(element, cursor);
+      else cursor = cursor.nextSibling;
+    }
+    for (const [id, element] of this.elements) {
+      if (!seen.has(id)) {
+        element.remove();
+        this.elements.delete(id);
+        this.emojis.delete(id);
+      }
+    }
+    if (this.snapshot) this.drawSnapshot();
+    else if (emojis.length >= SNAPSHOT_MIN_EMOJIS) this.prepareSprites();
+  }
+
+  has(id) {
+    return this.emojis.has(id);
+  }
+
+  /** The world box of emoji `id` as the document has it (no live feedback), or null. */
+  box(id) {
+    const emoji = this.emojis.get(id);
+    return emoji ? { id, ...emojiBox(emoji) } : null;
+  }
+
+  /** The ids of the emojis whose boxes touch the world rectangle {left, top, right, bottom}. */
+  idsTouching(rect) {
+    const ids = [];
+    for (const emoji of this.order) {
+      const b = emojiBox(emoji);
+      if (b.cx + b.w / 2 >= rect.left && b.cx - b.w / 2 <= rect.right && b.cy + b.h / 2 >= rect.top && b.cy - b.h / 2 <= rect.bottom) {
+        ids.push(emoji.id);
+      }
+    }
+    return ids;
+  }
+
+  markSelected(selection) {
+    for (const [id, element] of this.elements) {
+      const selected = selection.has(id);
+      if (element.classList.contains("selected") !== selected) element.classList.toggle("selected", selected);
+    }
+  }
+
+  // MARK: - Live feedback while a gesture runs (the document changes only when it ends)
+
+  showOffset(ids, dx, dy) {
+    for (const id of ids) {
+      const element = this.elements.get(id);
+      if (element) element.style.translate = dx || dy ? `${dx}px ${-dy}px` : "";
+    }
+  }
+
+  showScale(ids, scale) {
+    for (const id of ids) {
+      const element = this.elements.get(id);
+      if (element) element.style.scale = scale === 1 ? "" : String(scale);
+    }
+  }
+
+  // MARK: - Snapshot: a bitmap of the emojis that moves while panning or zooming
+  //
+  // Moving thousands of emoji elements makes the browser repaint every glyph on every frame (and
+  // glyphs of many sizes thrash its glyph cache). During a pan or zoom gesture on a big document
+  // the emoji layer is hidden and one canvas, drawn from per-emoji sprites, moves instead.
+
+  beginSnapshot() {
+    if (this.snapshot || this.order.length < SNAPSHOT_MIN_EMOJIS) return;
+    this.snapshot = {};
+    this.drawSnapshot();
+    this.layer.style.contentVisibility = "hidden";
+    this.snapshotCanvas.hidden = false;
+  }
+
+  endSnapshot() {
+    if (!this.snapshot) return;
+    this.snapshot = null;
+    this.layer.style.contentVisibility = "";
+    this.snapshotCanvas.hidden = true;
+  }
+
+  /** The view moved: redraw the snapshot when it no longer covers what is visible. */
+  viewApplied() {
+    if (this.snapshot && !this.snapshotCovers()) this.drawSnapshot();
+  }
+
+  snapshotCovers() {
+    const s = this.snapshot;
+    const zoom = this.viewport.zoom;
+    if (!s || !s.width) return false;
+    if (zoom > s.zoom * 2 || zoom < s.zoom / 2) return false;
+    const v = this.viewport.visibleWorldRect();
+    return v.left >= s.left && v.top >= s.top && v.left + v.width <= s.left + s.width && v.top + v.height <= s.top + s.height;
+  }
+
+  drawSnapshot() {
+    const visible = this.viewport.visibleWorldRect();
+    const left = visible.left - visible.width * SNAPSHOT_MARGIN;
+    const top = visible.top - visible.height * SNAPSHOT_MARGIN;
+    const width = visible.width * (1 + 2 * SNAPSHOT_MARGIN);
+    const height = visible.height * (1 + 2 * SNAPSHOT_MARGIN);
+    const ratio = Math.min(2, window.devicePixelRatio || 1);
+    const scale = this.viewport.zoom * ratio; // canvas pixels per world unit
+    const canvas = this.snapshotCanvas;
+    canvas.width = Math.max(1, Math.round(width * scale));
+    canvas.height = Math.max(1, Math.round(height * scale));
+    Object.assign(canvas.style, { left: left + "px", top: top + "px", width: width + "px", height: height + "px" });
+    const context = canvas.getContext("2d");
+    context.setTransform(scale, 0, 0, scale, -left * scale, -top * scale);
+    context.imageSmoothingQuality = "medium";
+    const right = left + width;
+    const bottom = top + height;
+    for (const emoji of this.order) {
+      const w = emoji.size * EMOJI_WIDTH;
+      const h = emoji.size;
+      const x = emoji.x - w / 2;
+      const y = -emoji.y - h / 2;
+      if (x > right || y > bottom || x + w < left || y + h < top) continue;
+      context.drawImage(this.sprite(emoji.text), x, y, w, h);
+    }
+    Object.assign(this.snapshot, { left, top, width, height, zoom: this.viewport.zoom });
+  }
+
+  /** Draws the sprites of a big document ahead of its first pan, when the browser is idle. */
+  prepareSprites() {
+    const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 50));
+    const texts = [...new Set(this.order.map((emoji) => emoji.text))].filter((text) => !this.sprites.has(text));
+    const work = (deadline) => {
+      while (texts.length && (!deadline || deadline.timeRemaining() > 2)) this.sprite(texts.pop());
+      if (texts.length) idle(work);
+    };
+    if (texts.length) idle(work);
+  }
+
+  /** The emoji drawn once at SPRITE_SIZE, laid out as the DOM lays it out (1 em line, centred). */
+  sprite(text) {
+    let sprite = this.sprites.get(text);
+    if (sprite) return sprite;
+    sprite = document.createElement("canvas");
+    sprite.width = Math.round(SPRITE_SIZE * EMOJI_WIDTH);
+    sprite.height = SPRITE_SIZE;
+    const context = sprite.getContext("2d");
+    this.emojiFont ??= getComputedStyle(this.layer).getPropertyValue("--emoji-font").trim() || "sans-serif";
+    context.font = `${SPRITE_SIZE}px ${this.emojiFont}`;
+    context.textAlign = "center";
+    context.textBaseline = "alphabetic";
+    const metrics = context.measureText(text);
+    const ascent = metrics.fontBoundingBoxAscent ?? SPRITE_SIZE * 0.8;
+    const descent = metrics.fontBoundingBoxDescent ?? SPRITE_SIZE * 0.2;
+    context.fillText(text, sprite.width / 2, (SPRITE_SIZE - ascent - descent) / 2 + ascent);
+    this.sprites.set(text, sprite);
+    return sprite;
+  }
+}

@@ -1,0 +1,18 @@
+// Idle: nothing pressed. A press decides what the gesture may become.
+import { GestureState } from "./gesture-state.js";
+
+export class Idle extends GestureState {
+  static id = "idle";
+
+  onPointerDown(event) {
+    const canvas = this.canvas;
+    if (event.button === 1 || canvas.spaceHeld) {
+      this.transition("panning", { event });
+    } else if (event.target.closest(".resize-handle") && canvas.selection.size && !canvas.readOnly) {
+      this.transition("resizing", { event });
+    } else {
+      const emoji = event.target.closest(".emoji");
+      this.transition("pointing", { event, id: emoji ? Number(emoji.dataset.id) : null });
+    }
+  }
+}

@@ -1,0 +1,77 @@
+// The selection overlay: drawn over the world in screen pixels, so its lines and handles keep
+// their size at any zoom — the box around the selection with its resize handle, and the marquee
+// while brushing.
+
+const PAD = 4; // screen px between the selection and its box
+
+export class SelectionOverlay {
+  /**
+   * @param {HTMLElement} root the canvas element (holds .selection-box and .marquee)
+   * @param {import("./viewport.js").Viewport} viewport
+   */
+  constructor(root, viewport) {
+    this.viewport = viewport;
+    this.box = root.querySelector(".selection-box");
+    this.marquee = root.querySelector(".marquee");
+    this.boxes = []; // world boxes of the selected emojis: {id, cx, cy, w, h}
+    this.feedback = null; // a gesture's live change to show: {ids: Set, dx, dy, scale}
+  }
+
+  /** The selection changed: `boxes` are the selected emojis' world boxes. */
+  setBoxes(boxes) {
+    this.boxes = boxes;
+    this.place();
+  }
+
+  /** Follows a gesture's live move (dx, dy in document points, y up) or scale; null ends it. */
+  setFeedback(feedback) {
+    this.feedback = feedback;
+    this.place();
+  }
+
+  place() {
+    if (!this.boxes.length) {
+      this.box.hidden = true;
+      return;
+    }
+    const f = this.feedback;
+    const scale = f?.scale ?? 1;
+    let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
+    for (const box of this.boxes) {
+      const moved = f && (!f.ids || f.ids.has(box.id));
+      const cx = box.cx + (moved ? f.dx || 0 : 0);
+      const cy = box.cy - (moved ? f.dy || 0 : 0);
+      const s = moved ? scale : 1;
+      left = Math.min(left, cx - (box.w * s) / 2);
+      right = Math.max(right, cx + (box.w * s) / 2);
+      top = Math.min(top, cy - (box.h * s) / 2);
+      bottom = Math.max(bottom, cy + (box.h * s) / 2);
+    }
+    const topLeft = this.viewport.screenPoint(left, top);
+    const zoom = this.viewport.zoom;
+    this.box.hidden = false;
+    this.box.style.left = topLeft.x - PAD + "px";
+    this.box.style.top = topLeft.y - PAD + "px";
+    this.box.style.width = (right - left) * zoom + 2 * PAD + "px";
+    this.box.style.height = (bottom - top) * zoom + 2 * PAD + "px";
+  }
+
+  /** The selection box's centre in client coordinates. */
+  centreClient() {
+    const rect = this.box.getBoundingClientRect();
+    return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+  }
+
+  /** Draws the marquee between two points in the canvas element's pixels; null hides it. */
+  showMarquee(from, to) {
+    if (!from) {
+      this.marquee.hidden = true;
+      return;
+    }
+    this.marquee.hidden = false;
+    this.marquee.style.left = Math.min(from.x, to.x) + "px";
+    this.marquee.style.top = Math.min(from.y, to.y) + "px";
+    this.marquee.style.width = Math.abs(to.x - from.x) + "px";
+    this.marquee.style.height = Math.abs(to.y - from.y) + "px";
+  }
+}

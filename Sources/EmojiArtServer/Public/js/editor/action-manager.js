@@ -1,0 +1,115 @@
+// Carries out the action table (./actions.js): matches keys to actions, keeps the toolbar's
+// buttons ([data-action]) enabled and labelled as their actions say, and performs an action only
+// when it applies.
+
+const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+const NAMED_KEYS = {
+  ArrowLeft: "←", ArrowRight: "→", ArrowUp: "↑", ArrowDown: "↓", Escape: "Esc", Delete: "Delete", Backspace: "Backspace",
+  Enter: "Enter", " ": "Space",
+};
+const CODES = { "[": "BracketLeft", "]": "BracketRight" };
+
+/** "Mod+Shift+Z" → {mod, shift, alt, key}. */
+export function parseShortcut(text) {
+  const parts = text === "+" ? ["+"] : text.split(/\+(?!$)/);
+  const key = parts.pop();
+  const has = (name) => parts.includes(name);
+  return { mod: has("Mod"), shift: has("Shift"), alt: has("Alt"), key };
+}
+
+/** True when a keydown `event` is the shortcut `text`. */
+export function matchesShortcut(text, event) {
+  const s = parseShortcut(text);
+  if (s.mod !== (event.ctrlKey || event.metaKey) || s.alt !== event.altKey) return false;
+  if (/^[a-z]$/i.test(s.key)) return event.key.toLowerCase() === s.key.toLowerCase() && event.shiftKey === s.shift;
+  if (/^[0-9]$/.test(s.key)) {
+    return event.shiftKey === s.shift && (event.code === "Digit" + s.key || (!s.shift && event.key === s.key));
+  }
+  if (CODES[s.key]) return event.shiftKey === s.shift && (event.code === CODES[s.key] || event.key === s.key);
+  if (s.key.length > 1) return event.key === s.key && event.shiftKey === s.shift; // named keys
+  return event.key === s.key; // other symbols: Shift is part of typing them
+}
+
+/** "Mod+Shift+Z" → "Ctrl+Shift+Z" (or "⌘⇧Z" on a Mac). */
+export function shortcutLabel(text) {
+  const s = parseShortcut(text);
+  const key = NAMED_KEYS[s.key] ?? s.key.toUpperCase();
+  if (IS_MAC) return (s.mod ? "⌘" : "") + (s.alt ? "⌥" : "") + (s.shift ? "⇧" : "") + key;
+  return [s.mod && "Ctrl", s.alt && "Alt", s.shift && "Shift", key].filter(Boolean).join("+");
+}
+
+export class ActionManager {
+  /**
+   * @param {Array<object>} actions the table
+   * @param {object} editor what the actions' predicates and performers are given
+   */
+  constructor(actions, editor) {
+    this.actions = actions;
+    this.editor = editor;
+    this.byName = new Map(actions.map((action) => [action.name, action]));
+    this.buttons = [];
+  }
+
+  get(name) {
+    const action = this.byName.get(name);
+    if (!action) throw new Error("no action " + name);
+    return action;
+  }
+
+  /** The action's name as things are now ("Undo Move"). */
+  label(action) {
+    return action.currentLabel ? action.currentLabel(this.editor) : action.label;
+  }
+
+  applies(action) {
+    return action.predicate ? Boolean(action.predicate(this.editor)) : true;
+  }
+
+  /** Performs the action named `name` if it applies now; returns whether it ran. */
+  perform(name, event) {
+    const action = this.get(name);
+    if (!this.applies(action)) return false;
+    action.perform(this.editor, event);
+    return true;
+  }
+
+  /** The action a keydown event is the shortcut of (whether or not it applies), or null. */
+  actionForKey(event) {
+    return this.actions.find((action) => action.keys?.some((key) => matchesShortcut(key, event))) ?? null;
+  }
+
+  /** Handles a keydown: performs the action it is the shortcut of, if that applies now. */
+  handleKey(event) {
+    const action = this.actionForKey(event);
+    if (!action) return false;
+    event.preventDefault();
+    if (!event.repeat || action.group === "Arrange" || action.group === "View") this.perform(action.name, event);
+    return true;
+  }
+
+  /** Each `[data-action]` button inside `root` performs its action; `refresh` keeps it current. */
+  bindButtons(root) {
+    for (const button of root.querySelectorAll("[data-action]")) {
+      const action = this.get(button.dataset.action);
+      button.addEventListener("click", (event) => this.perform(action.name, event));
+      this.buttons.push({ button, action, keepText: button.hasAttribute("data-keep-text") });
+    }
+    this.refresh();
+  }
+
+  /** Updates the bound buttons: enabled when their action applies, labelled and titled by it. */
+  refresh() {
+    for (const { button, action, keepText } of this.buttons) {
+      const label = this.label(action);
+      if (!keepText && button.textContent !== label) button.textContent = label;
+      const keys = action.keys?.length ? ` (${shortcutLabel(action.keys[0])})` : "";
+      button.title = label + keys;
+      button.disabled = !this.applies(action);
+    }
+  }
+
+  /** The actions for a context menu, in table order: those marked `menu` that apply now. */
+  menuActions() {
+    return this.actions.filter((action) => action.menu && this.applies(action));
+  }
+}

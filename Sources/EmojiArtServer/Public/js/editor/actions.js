@@ -1,0 +1,158 @@
+// Every command of the editor, in one table (after Excalidraw's `register`): its name, label,
+// keyboard shortcuts, when it applies and what it does. The toolbar, the keyboard, the context
+// menu and the shortcuts panel are all drawn from this table, so they can't disagree.
+//
+// Shortcuts are written "Mod+Shift+Z": Mod is Ctrl (⌘ on a Mac). Letters match the key typed;
+// digits and brackets match the key's place (so Shift+1 is Shift+1 on any layout); other symbols
+// (+, −, ?) match the character, whatever Shift it took to type it.
+
+const NUDGE = 1; // document points per arrow press; ×10 with Shift
+const NUDGE_FAR = 10;
+
+const nudge = (name, label, key, dx, dy) => ({
+  name,
+  label,
+  group: "Arrange",
+  keys: [key, "Shift+" + key],
+  hint: `Shift: ${NUDGE_FAR} points`,
+  predicate: (editor) => editor.canEdit && editor.hasSelection,
+  perform: (editor, event) => {
+    const step = event?.shiftKey ? NUDGE_FAR : NUDGE;
+    editor.nudgeSelection(dx * step, dy * step);
+  },
+});
+
+/**
+ * `label` names the action in the shortcuts panel; `currentLabel`, when there is one, names it on
+ * buttons and in the menu as things are now ("Undo Move"). `menu`: offered by the context menu.
+ * @type {Array<{name: string, label: string, currentLabel?: (editor) => string, group: string,
+ *   keys?: string[], hint?: string, menu?: boolean, predicate?: (editor) => boolean,
+ *   perform: (editor, event?) => void}>}
+ */
+export const ACTIONS = [
+  {
+    name: "undo",
+    label: "Undo",
+    currentLabel: (editor) => (editor.undoActionName ? "Undo " + editor.undoActionName : "Undo"),
+    group: "Edit",
+    keys: ["Mod+Z"],
+    menu: true,
+    predicate: (editor) => editor.canUndo,
+    perform: (editor) => editor.undo(),
+  },
+  {
+    name: "redo",
+    label: "Redo",
+    currentLabel: (editor) => (editor.redoActionName ? "Redo " + editor.redoActionName : "Redo"),
+    group: "Edit",
+    keys: ["Mod+Shift+Z", "Mod+Y"],
+    menu: true,
+    predicate: (editor) => editor.canRedo,
+    perform: (editor) => editor.redo(),
+  },
+  {
+    name: "delete",
+    label: "Delete",
+    group: "Edit",
+    keys: ["Delete", "Backspace"],
+    menu: true,
+    predicate: (editor) => editor.canEdit && editor.hasSelection,
+    perform: (editor) => editor.deleteSelection(),
+  },
+  {
+    name: "selectAll",
+    label: "Select All",
+    group: "Select",
+    keys: ["Mod+A"],
+    menu: true,
+    predicate: (editor) => editor.emojiCount > 0,
+    perform: (editor) => editor.canvas.selectAll(),
+  },
+  {
+    name: "deselect",
+    label: "Deselect",
+    group: "Select",
+    keys: ["Escape"],
+    menu: true,
+    predicate: (editor) => editor.hasSelection,
+    perform: (editor) => editor.canvas.clearSelection(),
+  },
+  nudge("nudgeLeft", "Nudge Left", "ArrowLeft", -1, 0),
+  nudge("nudgeRight", "Nudge Right", "ArrowRight", 1, 0),
+  nudge("nudgeUp", "Nudge Up", "ArrowUp", 0, 1),
+  nudge("nudgeDown", "Nudge Down", "ArrowDown", 0, -1),
+  {
+    name: "grow",
+    label: "Make Bigger",
+    group: "Arrange",
+    keys: ["]"],
+    predicate: (editor) => editor.canEdit && editor.hasSelection,
+    perform: (editor) => editor.scaleSelection(1.25),
+  },
+  {
+    name: "shrink",
+    label: "Make Smaller",
+    group: "Arrange",
+    keys: ["["],
+    predicate: (editor) => editor.canEdit && editor.hasSelection,
+    perform: (editor) => editor.scaleSelection(0.8),
+  },
+  {
+    name: "zoomIn",
+    label: "Zoom In",
+    group: "View",
+    keys: ["+", "="],
+    perform: (editor) => editor.canvas.zoomBy(1.25),
+  },
+  {
+    name: "zoomOut",
+    label: "Zoom Out",
+    group: "View",
+    keys: ["-"],
+    perform: (editor) => editor.canvas.zoomBy(0.8),
+  },
+  {
+    name: "resetZoom",
+    label: "Zoom to 100%",
+    group: "View",
+    keys: ["0"],
+    perform: (editor) => editor.canvas.resetZoom(),
+  },
+  {
+    name: "zoomToFit",
+    label: "Zoom to Fit",
+    group: "View",
+    keys: ["Shift+1"],
+    hint: "or double-click empty canvas",
+    menu: true,
+    perform: (editor) => editor.canvas.zoomToFit(),
+  },
+  {
+    name: "zoomToSelection",
+    label: "Zoom to Selection",
+    group: "View",
+    keys: ["Shift+2"],
+    menu: true,
+    predicate: (editor) => editor.hasSelection,
+    perform: (editor) => editor.canvas.zoomToSelection(),
+  },
+  {
+    name: "shortcuts",
+    label: "Keyboard Shortcuts",
+    group: "Help",
+    keys: ["?"],
+    menu: true,
+    perform: (editor) => editor.showShortcuts(),
+  },
+];
+
+/** Gestures that aren't keys, listed in the shortcuts panel beside the table's actions. */
+export const GESTURE_HELP = [
+  ["Select", "Click; Shift or Ctrl+click adds or removes; drag on empty canvas to select what the box touches"],
+  ["Move", "Drag the selection"],
+  ["Resize", "Drag the selection's corner handle, or Alt+wheel"],
+  ["Pan", "Scroll, Space+drag, middle-button drag, or one finger on empty canvas"],
+  ["Zoom", "Ctrl+wheel or pinch, around the pointer"],
+  ["Add", "Drag an emoji from the palette, or click it to add it in the middle"],
+  ["Actions", "Right-click, or hold a finger still"],
+];

@@ -1,0 +1,457 @@
+// The editor for one document: sends intents to the server over the document's live connection
+// and renders the state the server answers, whichever window (or script) changed it.
+//
+// Edits go to the server in order and come back as changes, like everyone else's; the window
+// draws only what the server committed. While the connection is down, edits wait in order and
+// are sent when it is back (the status says how many wait); undo and redo are refused while
+// offline, because the shared history may have moved on.
+import * as api from "../api.js";
+import { CanvasView, isTyping } from "../canvas/canvas.js";
+import { notify } from "../dom.js";
+import { exportMenu } from "../export-menu.js";
+import { applyChange, LiveConnection } from "../live.js";
+import { EMOJI_DRAG_TYPE, PaletteBar } from "../palette-bar.js";
+import { ShareDialog } from "../share.js";
+import { ActionManager } from "./action-manager.js";
+import { ACTIONS } from "./actions.js";
+import { BackgroundNotices } from "./background-notices.js";
+import { ContextMenu } from "./context-menu.js";
+import { ShortcutsPanel } from "./shortcuts-panel.js";
+
+const COORDINATE_LIMIT = 1_000_000;
+const ARROW_GESTURE_MS = 1000; // arrow presses this close together are one undo step
+const NEW_EMOJI_SCREEN_SIZE = 40; // px: a new emoji's size on screen at the zoom it is added at
+
+/**
+ * A dropped or pasted URL may be an image-search result link that carries the image's real
+ * address in its query (`imgurl=…`, or the first query value starting with http).
+ */
+export function imageURL(text) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  const params = [...url.searchParams];
+  const imgurl = params.find(([key]) => key.toLowerCase() === "imgurl");
+  if (imgurl && /^https?:\/\//i.test(imgurl[1])) return imgurl[1];
+  const first = params.find(([, value]) => /^https?:\/\//i.test(value));
+  return first ? first[1] : text;
+}
+
+export class DocumentEditor {
+  /** @param {string} documentId */
+  constructor(documentId) {
+    this.documentId = documentId;
+    this.viewKey = "emojiart:view:" + documentId; // zoom and pan, per window (sessionStorage)
+    /** The document as the server last described it; every edit is sent with its version as baseVersion. */
+    this.state = null;
+    /** The requester's role (docs/API.md "Who may ask"): a viewer's editor changes nothing. */
+    this.role = null;
+    /** The document was deleted, or this window's access ended: nothing more can be edited here. */
+    this.gone = false;
+    this.online = false;
+    this.renderScheduled = false;
+    this.arrowGesture = null;
+    this.arrowTimer = 0;
+    this.viewTimer = 0;
+    this.sharing = null;
+    const $ = (id) => document.getElementById(id);
+    this.$ = $;
+    this.titleInput = $("doc-title");
+    this.zoomLevel = $("zoom-level");
+    this.statusBox = $("save-status");
+    this.statusText = $("save-status-text");
+    this.backgroundAlert = $("background-alert");
+
+    this.canvas = new CanvasView($("canvas"), {
+      move: (ids, offset) => this.perform([{ type: "moveEmojis", ids, offset }]),
+      resize: (ids, scale) => this.perform([{ type: "resizeEmojis", ids, scale }]),
+      drop: (data, point) => this.receive(data, point),
+      viewChanged: (view) => {
+        this.showZoom();
+        this.saveView(view);
+      },
+      selectionChanged: () => this.actions.refresh(),
+      backgroundFailed: () => {
+        notify("Couldn’t show the background image. Reload the page to try again.", { kind: "error", title: "Set Background" });
+      },
+      contextMenu: (point) => this.contextMenu.open(point),
+    });
+    this.actions = new ActionManager(ACTIONS, this);
+    this.contextMenu = new ContextMenu($("context-menu"), this.actions);
+    this.shortcuts = new ShortcutsPanel($("shortcuts-dialog"), this.actions);
+    this.backgroundNotices = new BackgroundNotices(documentId, {
+      zoomToFit: () => this.canvas.zoomToFit(),
+      showFailure: (reason) => this.showBackgroundAlert(reason),
+    });
+    this.palettes = new PaletteBar($("palette-bar"), {
+      pick: (emoji) => this.addEmoji(emoji, this.canvas.visibleCentre()),
+      place: (emoji, x, y) => {
+        const rect = $("canvas").getBoundingClientRect();
+        if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) this.addEmoji(emoji, this.canvas.documentPoint(x, y));
+      },
+    });
+    this.live = new LiveConnection(
+      documentId,
+      {
+        snapshot: (next) => {
+          this.render(next);
+          document.body.dataset.ready = "true";
+        },
+        synced: (message) => {
+          const { undoActionName, redoActionName, backgroundState } = message;
+          this.render({ ...this.state, undoActionName, redoActionName, backgroundState });
+        },
+        change: (message) => {
+          try {
+            this.state = applyChange(this.state, message);
+          } catch {
+            this.live.resynchronize(); // cannot happen with a correct server: start again from a snapshot
+            return;
+          }
+          this.scheduleRender();
+        },
+        background: (backgroundState) => {
+          this.state = { ...this.state, backgroundState };
+          this.scheduleRender();
+        },
+        deleted: () => this.deleted(),
+        status: (status) => this.showConnection(status),
+        accessEnded: (code, reason) => this.accessEnded(code, reason),
+      },
+      () => (this.state ? this.state.version : null),
+    );
+  }
+
+  // MARK: - What the actions ask (./actions.js)
+
+  get readOnly() {
+    return this.role === "viewer";
+  }
+
+  get canEdit() {
+    return Boolean(this.state) && !this.gone && !this.readOnly;
+  }
+
+  get hasSelection() {
+    return this.canvas.selection.size > 0;
+  }
+
+  get emojiCount() {
+    return this.state ? this.state.emojis.length : 0;
+  }
+
+  get undoActionName() {
+    return this.state?.undoActionName ?? null;
+  }
+
+  get redoActionName() {
+    return this.state?.redoActionName ?? null;
+  }
+
+  get canUndo() {
+    return this.canEdit && this.online && Boolean(this.undoActionName);
+  }
+
+  get canRedo() {
+    return this.canEdit && this.online && Boolean(this.redoActionName);
+  }
+
+  // MARK: - Rendering
+
+  /** Shows `next` (the whole state) at once. */
+  render(next) {
+    this.state = next;
+    this.renderScheduled = false;
+    document.body.dataset.version = String(next.version);
+    document.title = next.title + " — EmojiArt";
+    if (document.activeElement !== this.titleInput) this.titleInput.value = next.title;
+    this.titleInput.disabled = this.gone || this.readOnly;
+    this.canvas.render(next);
+    this.backgroundNotices.rendered(next.backgroundState || { status: "none" }, next.background);
+    this.actions.refresh();
+  }
+
+  /** Changes arriving in a burst are drawn once, at the next frame (or soon, when hidden). */
+  scheduleRender() {
+    if (this.renderScheduled) return;
+    this.renderScheduled = true;
+    const draw = () => this.renderScheduled && this.render(this.state);
+    if (document.hidden) setTimeout(draw, 250);
+    else requestAnimationFrame(draw);
+  }
+
+  showZoom() {
+    this.zoomLevel.textContent = Math.round(this.canvas.zoom * 100) + "%";
+  }
+
+  // MARK: - Saved / saving / offline indicator
+
+  setStatus(kind, text, detail = "") {
+    this.statusBox.dataset.state = kind;
+    this.statusText.textContent = text;
+    this.statusBox.title = detail || text;
+  }
+
+  showConnection({ state: connection, retryIn, waiting }) {
+    const changes = waiting === 1 ? "1 change" : `${waiting} changes`;
+    if (connection === "gone") {
+      this.setStatus("error", this.state ? "Deleted" : "Not found", "This document no longer exists.");
+    } else if (connection === "online") {
+      if (this.readOnly) this.setStatus("saved", "Live", "Following every change as it is made");
+      else if (waiting) this.setStatus("saving", "Saving…");
+      else this.setStatus("saved", "All changes saved");
+    } else if (connection === "connecting") {
+      this.setStatus("loading", this.state ? "Reconnecting…" : "Connecting…", waiting ? `${changes} waiting to be saved` : "");
+    } else {
+      const seconds = Math.max(1, Math.round((retryIn || 0) / 1000));
+      const text = waiting ? `Offline — ${changes} waiting` : "Offline";
+      this.setStatus("offline", text, `Not connected to the server; trying again in ${seconds} s. Click to retry now.`);
+    }
+    this.statusBox.dataset.waiting = String(waiting);
+    this.online = connection === "online";
+    this.actions.refresh();
+  }
+
+  deleted() {
+    if (this.gone) return;
+    this.gone = true;
+    if (!this.state) {
+      notify("There is no such document. It may have been deleted.", { kind: "error", title: "Couldn’t open this document" });
+      return;
+    }
+    this.render(this.state);
+    notify("This document was deleted in another window. Nothing more can be changed here.", {
+      kind: "error",
+      title: "Document deleted",
+    });
+  }
+
+  /** Reports a refused request; the document itself converges through the live changes. */
+  refused(error, title = "Couldn’t make that change") {
+    if (error.code === "conflict") {
+      notify("The document changed in another window, so that change no longer applies.", { title: "Not changed" });
+    } else if (error.code !== "gone") {
+      notify(error.message, { kind: "error", title });
+    }
+  }
+
+  // MARK: - Intents
+
+  /** Sends edits as one undo step (`gesture` extends the previous step with the same key). */
+  perform(edits, gesture) {
+    if (!this.canEdit) return Promise.resolve();
+    const body = { type: "edit", baseVersion: this.state.version, edits };
+    if (gesture) body.gesture = gesture;
+    return this.live.request(body).catch((error) => this.refused(error));
+  }
+
+  addEmoji(text, point) {
+    const size = Math.min(1024, Math.max(1, Math.round(NEW_EMOJI_SCREEN_SIZE / this.canvas.zoom)));
+    const coordinate = (v) => Math.max(-COORDINATE_LIMIT, Math.min(COORDINATE_LIMIT, Math.round(v)));
+    return this.perform([{ type: "addEmoji", text, position: { x: coordinate(point.x), y: coordinate(point.y) }, size }]);
+  }
+
+  deleteSelection() {
+    const ids = [...this.canvas.selection];
+    if (ids.length) this.perform([{ type: "deleteEmojis", ids }]);
+  }
+
+  /** Moves the selection; presses in quick succession are one gesture, so one undo step. */
+  nudgeSelection(dx, dy) {
+    this.arrowGesture ??= "keys-" + Math.random().toString(36).slice(2);
+    clearTimeout(this.arrowTimer);
+    this.arrowTimer = setTimeout(() => (this.arrowGesture = null), ARROW_GESTURE_MS);
+    this.perform([{ type: "moveEmojis", ids: [...this.canvas.selection], offset: { x: dx, y: dy } }], this.arrowGesture);
+  }
+
+  scaleSelection(scale) {
+    this.perform([{ type: "resizeEmojis", ids: [...this.canvas.selection], scale }]);
+  }
+
+  undo() {
+    this.live.request({ type: "undo" }, { whenOffline: "refuse" }).catch((error) => this.refused(error, "Couldn’t undo"));
+  }
+
+  redo() {
+    this.live.request({ type: "redo" }, { whenOffline: "refuse" }).catch((error) => this.refused(error, "Couldn’t redo"));
+  }
+
+  showShortcuts() {
+    this.contextMenu.close({ focus: false });
+    this.shortcuts.open();
+  }
+
+  retitle(title) {
+    if (!this.state || title === this.state.title) return;
+    this.perform([{ type: "retitle", title }]).then(() => {
+      if (document.activeElement !== this.titleInput) this.titleInput.value = this.state.title;
+    });
+  }
+
+  setBackgroundURL(url) {
+    // A pasted data: URL may be larger than a live message: send its bytes as an upload.
+    if (/^data:/i.test(url)) {
+      return fetch(url)
+        .then((response) => response.blob())
+        .then(
+          (blob) => this.uploadBackground(blob),
+          () => notify("That image data is not valid.", { kind: "error", title: "Set Background" }),
+        );
+    }
+    this.backgroundNotices.willSet(url);
+    return this.perform([{ type: "setBackground", background: url }]);
+  }
+
+  /** Uploads over HTTP (image bytes are not sent over the live connection); the change comes back live. */
+  async uploadBackground(file) {
+    if (!this.canEdit) return;
+    try {
+      await api.uploadBackground(this.documentId, this.state.version, file);
+    } catch (error) {
+      notify(error.message, { kind: "error", title: "Couldn’t set the background" });
+    }
+  }
+
+  /** Handles dropped or pasted data: an emoji, an image file, or a URL. */
+  receive(data, point) {
+    if (this.readOnly) {
+      notify("You can view this document but not change it.", { title: "View only" });
+      return;
+    }
+    const emoji = data.getData(EMOJI_DRAG_TYPE);
+    if (emoji) return this.addEmoji(emoji, point);
+    const files = Array.from(data.files || []);
+    if (files.length) {
+      const image = files.find((file) => file.type.startsWith("image/")) || (files.length === 1 ? files[0] : null);
+      if (image && (image.type.startsWith("image/") || image.type === "")) return this.uploadBackground(image);
+      notify("Drop an image to set the background. Import .emojiart documents from the document list.", { kind: "error", title: "Set Background" });
+      return;
+    }
+    const uriList = (data.getData("text/uri-list") || "")
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .find((line) => line && !line.startsWith("#"));
+    const text = (uriList || data.getData("text/plain") || "").trim();
+    if (!text) return;
+    if (/^(https?:\/\/|data:image\/)/i.test(text)) return this.setBackgroundURL(imageURL(text));
+    return this.addEmoji(text, point);
+  }
+
+  showBackgroundAlert(reason) {
+    this.$("background-alert-reason").textContent = reason;
+    if (!this.backgroundAlert.open) this.backgroundAlert.showModal();
+    this.backgroundAlert.querySelector("button").focus();
+  }
+
+  // MARK: - Zoom and pan, remembered per window
+
+  saveView(view) {
+    clearTimeout(this.viewTimer);
+    this.viewTimer = setTimeout(() => sessionStorage.setItem(this.viewKey, JSON.stringify(view)), 100);
+  }
+
+  restoreView() {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(this.viewKey) || "null");
+      if (saved) this.canvas.setView(saved, { notify: false });
+    } catch {
+      /* a bad saved view just means the default one */
+    }
+    this.showZoom();
+  }
+
+  // MARK: - Access
+
+  /**
+   * This window's access ended while open: signed out (4401), or a revoked link or changed role
+   * (4403). If the document can still be seen, the page starts again with the role it has now.
+   */
+  async accessEnded(code, reason) {
+    if (code === 4401) {
+      api.goToSignIn();
+      return;
+    }
+    if ((await api.documentStatus(this.documentId)) === 200) {
+      location.reload(); // a new role: start again with it
+      return;
+    }
+    this.gone = true;
+    if (this.state) this.render(this.state);
+    this.setStatus("error", "No access", reason);
+    notify((reason || "Your access to this document ended.") + " Ask its owner for a new link.", {
+      kind: "error",
+      title: "Access ended",
+    });
+  }
+
+  /** Learns the requester's role, then sets the editor up for it. */
+  async loadRole() {
+    try {
+      this.role = (await api.getDocument(this.documentId)).role || "owner";
+    } catch (error) {
+      if (error.status !== 401) this.role = null; // 404: the live connection says so too
+      return;
+    }
+    document.body.dataset.role = this.role;
+    document.body.classList.toggle("read-only", this.readOnly);
+    this.$("view-only").hidden = !this.readOnly;
+    this.canvas.readOnly = this.readOnly;
+    if (this.role === "owner" && !this.sharing) {
+      const signedIn = await api.session().then((session) => session.access === "accounts", () => false);
+      if (signedIn) {
+        this.sharing = new ShareDialog(this.$("share-dialog"), this.documentId);
+        this.$("share").hidden = false;
+        this.$("share").addEventListener("click", () => this.sharing.open());
+      }
+    }
+    if (this.state) this.render(this.state);
+  }
+
+  // MARK: - Start
+
+  start() {
+    const $ = this.$;
+    this.actions.bindButtons($("editor-toolbar"));
+    $("export-slot").replaceWith(exportMenu(this.documentId));
+    this.statusBox.addEventListener("click", () => this.live.retryNow());
+    this.titleInput.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") this.titleInput.blur();
+      if (event.key === "Escape") {
+        this.titleInput.value = this.state ? this.state.title : "";
+        this.titleInput.blur();
+      }
+    });
+    this.titleInput.addEventListener("change", () => this.retitle(this.titleInput.value));
+    this.backgroundAlert.addEventListener("close", () => $("canvas").focus({ preventScroll: true }));
+    document.addEventListener("keydown", (event) => {
+      if (isTyping(event.target) || !this.state || this.contextMenu.isOpen || event.defaultPrevented) return;
+      if (event.target.closest?.("dialog[open]")) return;
+      this.actions.handleKey(event);
+    });
+    // Paste works like drop, at the middle of what is visible.
+    document.addEventListener("paste", (event) => {
+      if (isTyping(event.target) || !this.state || !event.clipboardData) return;
+      event.preventDefault();
+      this.receive(event.clipboardData, this.canvas.visibleCentre());
+    });
+    // Dropping outside the canvas should not navigate away from the editor.
+    document.addEventListener("dragover", (event) => event.preventDefault());
+    document.addEventListener("drop", (event) => event.preventDefault());
+    addEventListener("pagehide", (event) => {
+      sessionStorage.setItem(this.viewKey, JSON.stringify(this.canvas.view));
+      if (!event.persisted) this.live.close();
+    });
+    // Edits still waiting when the window closes would be lost: ask first.
+    addEventListener("beforeunload", (event) => {
+      if (this.live.waiting > 0 && !this.gone) event.preventDefault();
+    });
+    this.restoreView();
+    this.loadRole().then(() => {
+      if (!this.readOnly) this.palettes.load();
+    });
+    this.live.open();
+  }
+}
