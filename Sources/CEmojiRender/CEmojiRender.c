@@ -74,8 +74,19 @@ int emoji_render_png(int width, int height, const uint8_t *background, int backg
         pango_layout_set_text(layout, item->text, -1);
         PangoRectangle ink, logical;
         pango_layout_get_pixel_extents(layout, &ink, &logical);
-        cairo_move_to(cr, item->x - logical.width / 2.0, item->y - logical.height / 2.0);
-        pango_cairo_show_layout(cr, layout);
+        if (item->rotation != 0) {
+            cairo_save(cr);
+            cairo_translate(cr, item->x, item->y);
+            cairo_rotate(cr, item->rotation * G_PI / 180.0);
+            pango_cairo_update_layout(cr, layout);
+            cairo_move_to(cr, -logical.width / 2.0, -logical.height / 2.0);
+            pango_cairo_show_layout(cr, layout);
+            cairo_restore(cr);
+            pango_cairo_update_layout(cr, layout);
+        } else {
+            cairo_move_to(cr, item->x - logical.width / 2.0, item->y - logical.height / 2.0);
+            pango_cairo_show_layout(cr, layout);
+        }
     }
     pango_font_description_free(font);
     g_object_unref(layout);

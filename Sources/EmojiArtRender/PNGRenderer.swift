@@ -39,7 +39,8 @@ public enum PNGRenderer {
             items.append(
                 emoji_render_item(
                     text: UnsafePointer(text), x: (Double(emoji.position.x) - frame.minX) * scale,
-                    y: (-Double(emoji.position.y) - frame.minY) * scale, size: Double(emoji.size) * scale))
+                    y: (-Double(emoji.position.y) - frame.minY) * scale, size: Double(emoji.size) * scale,
+                    rotation: Double(emoji.rotation)))
         }
         var png: UnsafeMutablePointer<UInt8>?
         var pngSize = 0

@@ -24,7 +24,8 @@ public struct PictureFrame: Equatable, Sendable {
             bottom = Double(size.height) / 2
         }
         for emoji in document.emojis {
-            let half = Double(emoji.size) / 2
+            // A turned emoji's corners reach out to half its diagonal.
+            let half = Double(emoji.size) / 2 * (emoji.rotation == 0 ? 1 : 2.0.squareRoot())
             let x = Double(emoji.position.x)
             let y = -Double(emoji.position.y)
             left = min(left, x - half)

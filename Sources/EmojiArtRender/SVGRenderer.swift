@@ -2,7 +2,7 @@ import EmojiArtKit
 import Foundation
 
 /// A document as SVG: the background image centred at the origin, every emoji as text at its
-/// position and size in colour-emoji fonts, and a view box that fits both with a margin. Every
+/// position, size and rotation in colour-emoji fonts, and a view box that fits both with a margin. Every
 /// piece of text is escaped.
 public enum SVGRenderer {
     /// How the background image goes into the SVG.
@@ -43,7 +43,11 @@ public enum SVGRenderer {
         }
         svg += "<g font-family=\"\(escape(fontFamily))\" text-anchor=\"middle\" dominant-baseline=\"central\">\n"
         for emoji in document.emojis {
-            svg += "<text x=\"\(emoji.position.x)\" y=\"\(-emoji.position.y)\" font-size=\"\(emoji.size)\">"
+            svg += "<text x=\"\(emoji.position.x)\" y=\"\(-emoji.position.y)\" font-size=\"\(emoji.size)\""
+            if emoji.rotation != 0 {
+                svg += " transform=\"rotate(\(emoji.rotation) \(emoji.position.x) \(-emoji.position.y))\""
+            }
+            svg += ">"
             svg += escape(emoji.text)
             svg += "</text>\n"
         }

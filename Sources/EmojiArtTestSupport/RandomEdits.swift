@@ -2,7 +2,8 @@ import EmojiArtKit
 import Foundation
 
 /// Random edits of every kind for randomized tests, valid and invalid alike: unknown and
-/// repeated ids, sizes and positions out of range, text that is not an emoji, bad URLs.
+/// repeated ids, sizes, positions, turns and drawing-order places out of range, text that is not
+/// an emoji, bad URLs.
 public enum RandomEdits {
     public static func edit(in document: EmojiArtDocument, using random: inout SplitMix64) -> Edit {
         let ids = document.emojis.ids
@@ -17,7 +18,7 @@ public enum RandomEdits {
             return chosen
         }
         let texts = ["😀", "🚚", "👨‍👩‍👧‍👦", "🇯🇵", "a", "😀😀", "1️⃣"]
-        switch Int.random(in: 0..<8, using: &random) {
+        switch Int.random(in: 0..<11, using: &random) {
         case 0:
             return .addEmoji(
                 text: texts.randomElement(using: &random)!,
@@ -44,6 +45,17 @@ public enum RandomEdits {
             return .setBackground(backgrounds.randomElement(using: &random)!)
         case 6:
             return .retitle(["Party", "Beach 🏖", "", "Bad\ttitle", "Café"].randomElement(using: &random)!)
+        case 8:
+            return .reorder(ids: someIDs(), to: ReorderPlacement.allCases.randomElement(using: &random)!)
+        case 9:
+            return .rotate(
+                ids: someIDs(),
+                degrees: [15, -15, 90, 359, 360, 725, -1000, 400_000].randomElement(using: &random)!)
+        case 10:
+            // Sometimes an index out of range or taken twice.
+            let chosen = someIDs()
+            let count = max(1, ids.count + (Int.random(in: 0..<10, using: &random) == 0 ? 1 : 0))
+            return .setEmojiOrder(chosen.map { EmojiIndex(id: $0, index: Int.random(in: 0..<count, using: &random)) })
         default:
             return .setEmojiSizes(someIDs().map { EmojiSize(id: $0, size: Int.random(in: 0...1100, using: &random)) })
         }

@@ -11,9 +11,12 @@ public struct DocumentStateBody: Sendable, Equatable {
         public var x: Int
         public var y: Int
         public var size: Int
+        /// Degrees clockwise, 0–359; written only when not 0.
+        public var rotation: Int
 
         public init(_ emoji: Emoji) {
             (id, text, x, y, size) = (emoji.id, emoji.text, emoji.position.x, emoji.position.y, emoji.size)
+            rotation = emoji.rotation
         }
     }
 
@@ -135,7 +138,7 @@ extension DocumentStateBody {
         writer.raw("}")
     }
 
-    /// `{"id", "text", "x", "y", "size"}`.
+    /// `{"id", "text", "x", "y", "size"}`, and `"rotation"` when the emoji is turned.
     public static func write(_ emoji: EmojiBody, into writer: inout JSONWriter) {
         writer.raw("{")
         writer.key("id")
@@ -152,6 +155,11 @@ extension DocumentStateBody {
         writer.raw(",")
         writer.key("size")
         writer.integer(emoji.size)
+        if emoji.rotation != 0 {
+            writer.raw(",")
+            writer.key("rotation")
+            writer.integer(emoji.rotation)
+        }
         writer.raw("}")
     }
 

@@ -92,6 +92,35 @@ struct RenderTests {
         #expect(throws: EmojiArtError.self) { try EmojiArtFile.read(Array(plain)) }
     }
 
+    /// A bar (➖) drawn upright is wide; turned 90° it is tall — in the PNG and in the SVG.
+    @Test func picturesDrawRotation() throws {
+        func inkBox(rotation: Int) throws -> (width: Int, height: Int) {
+            var document = try EmojiArtDocument(title: "Bar")
+            try document.apply(.addEmoji(text: "➖", position: .zero, size: 100))
+            if rotation != 0 { try document.apply(.rotate(ids: [1], degrees: rotation)) }
+            let bitmap = try ImageDecoder.bitmap(Data(try PNGRenderer.render(document, background: nil, scale: 1).png))
+            var (left, right, top, bottom) = (Int.max, Int.min, Int.max, Int.min)
+            for y in 0..<bitmap.height {
+                for x in 0..<bitmap.width {
+                    let pixel = (y * bitmap.width + x) * 4
+                    if bitmap.pixels[pixel..<pixel + 3].contains(where: { $0 < 160 }) {
+                        (left, right, top, bottom) = (min(left, x), max(right, x), min(top, y), max(bottom, y))
+                    }
+                }
+            }
+            return (right - left, bottom - top)
+        }
+        let upright = try inkBox(rotation: 0)
+        let turned = try inkBox(rotation: 90)
+        #expect(upright.width > 2 * upright.height, "\(upright)")
+        #expect(turned.height > 2 * turned.width, "\(turned)")
+
+        var document = try EmojiArtDocument(title: "Turned")
+        try document.apply(.addEmoji(text: "➖", position: Point(x: 10, y: 20), size: 40))
+        try document.apply(.rotate(ids: [1], degrees: 45))
+        #expect(SVGRenderer.render(document, background: .none).contains(#"transform="rotate(45 10 -20)""#))
+    }
+
     @Test func hugeDocumentsAreScaledToFit() throws {
         var document = try EmojiArtDocument(title: "Far apart")
         _ = try document.apply(.addEmoji(text: "🚀", position: Point(x: -900_000, y: 0), size: 40))

@@ -105,6 +105,30 @@ struct DocumentStoreContractTests {
         #expect(try await store.listDocuments().first?.emojiCount == 1)
     }
 
+    /// Drawing order and turns (issue #18) survive the log and a snapshot on every store.
+    @Test(arguments: StoreKind.available)
+    func reordersAndTurnsReplayFromTheLogAndTheSnapshot(kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
+        let stored = try record()
+        try await store.createDocument(stored, owner: LocalUser.id)
+        let date = Date(timeIntervalSince1970: 5_000)
+        let add = (0..<4).map { Edit.addEmoji(text: "🚚", position: Point(x: $0, y: 0), size: 40) }
+        let entries = [
+            LogEntry(version: 1, edits: add, date: date),
+            LogEntry(
+                version: 2, edits: [.reorder(ids: [1, 2], to: .front), .rotate(ids: [3], degrees: -90)], date: date),
+            LogEntry(version: 3, edits: [.setEmojiOrder([EmojiIndex(id: 4, index: 3)])], date: date),
+        ]
+        try await store.append(entries, to: stored.id, summary: summary(stored, version: 3, emojiCount: 4, at: 5_000))
+        let current = try #require(try await store.loadCurrent(id: stored.id))
+        #expect(current.document.emojis.ids == [3, 1, 2, 4])
+        #expect(current.document.emojis.map(\.rotation) == [270, 0, 0, 0])
+        try await store.saveSnapshot(current)
+        let reloaded = try #require(try await store.loadDocument(id: stored.id))
+        #expect(reloaded.snapshot.document == current.document)
+        #expect(reloaded.log.isEmpty)
+    }
+
     @Test(arguments: StoreKind.available)
     func aStaleAppendIsAConflictAndChangesNothing(kind: StoreKind) async throws {
         let store = try await kind.makeStore()

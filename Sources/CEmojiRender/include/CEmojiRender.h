@@ -4,12 +4,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// One emoji to draw: UTF-8 text centred at (x, y) in picture pixels (y down), `size` pixels tall.
+/// One emoji to draw: UTF-8 text centred at (x, y) in picture pixels (y down), `size` pixels tall,
+/// turned `rotation` degrees clockwise about its centre.
 typedef struct {
     const char *text;
     double x;
     double y;
     double size;
+    double rotation;
 } emoji_render_item;
 
 /// Draws a picture with cairo and pango (colour emoji through fontconfig's emoji font, with

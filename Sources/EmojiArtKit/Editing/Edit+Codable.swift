@@ -5,12 +5,12 @@ import Foundation
 /// native file format has them: `null`, an http(s) URL, or a `data:image/…` URL.
 extension Edit: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, background, text, position, size, ids, offset, scale, sizes, emojis, title
+        case type, background, text, position, size, ids, offset, scale, sizes, emojis, title, to, order, degrees
     }
 
     private enum Kind: String, Codable {
         case setBackground, addEmoji, moveEmojis, resizeEmojis, setEmojiSizes, deleteEmojis, restoreEmojis,
-            retitle
+            retitle, reorder, setEmojiOrder, rotate
     }
 
     public init(from decoder: any Decoder) throws {
@@ -39,6 +39,16 @@ extension Edit: Codable {
             self = .restoreEmojis(try container.decode([PlacedEmoji].self, forKey: .emojis))
         case .retitle:
             self = .retitle(try container.decode(String.self, forKey: .title))
+        case .reorder:
+            self = .reorder(
+                ids: try container.decode([Int].self, forKey: .ids),
+                to: try container.decode(ReorderPlacement.self, forKey: .to))
+        case .setEmojiOrder:
+            self = .setEmojiOrder(try container.decode([EmojiIndex].self, forKey: .order))
+        case .rotate:
+            self = .rotate(
+                ids: try container.decode([Int].self, forKey: .ids),
+                degrees: try container.decode(Int.self, forKey: .degrees))
         }
     }
 
@@ -73,6 +83,17 @@ extension Edit: Codable {
         case .retitle(let title):
             try container.encode(Kind.retitle, forKey: .type)
             try container.encode(title, forKey: .title)
+        case .reorder(let ids, let placement):
+            try container.encode(Kind.reorder, forKey: .type)
+            try container.encode(ids, forKey: .ids)
+            try container.encode(placement, forKey: .to)
+        case .setEmojiOrder(let places):
+            try container.encode(Kind.setEmojiOrder, forKey: .type)
+            try container.encode(places, forKey: .order)
+        case .rotate(let ids, let degrees):
+            try container.encode(Kind.rotate, forKey: .type)
+            try container.encode(ids, forKey: .ids)
+            try container.encode(degrees, forKey: .degrees)
         }
     }
 }

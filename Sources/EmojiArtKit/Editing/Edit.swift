@@ -18,6 +18,13 @@ public enum Edit: Hashable, Sendable {
     case restoreEmojis([PlacedEmoji])
     /// Rename the document.
     case retitle(String)
+    /// Change emojis' place in drawing order (see ``ReorderPlacement``).
+    case reorder(ids: [Int], to: ReorderPlacement)
+    /// Put emojis at exact drawing-order indices: what undoing a reorder does. The emojis named
+    /// are taken out, then put in at their indices in increasing order of index.
+    case setEmojiOrder([EmojiIndex])
+    /// Turn emojis clockwise by whole degrees (any sign); each rotation is kept within 0–359.
+    case rotate(ids: [Int], degrees: Int)
 
     /// The action name users see after "Undo"/"Redo" (PRODUCT.md §1.3).
     public var actionName: String {
@@ -29,6 +36,9 @@ public enum Edit: Hashable, Sendable {
         case .deleteEmojis: "Delete"
         case .restoreEmojis(let placed): placed.count == 1 ? "Add \(placed[0].emoji.text)" : "Add Emojis"
         case .retitle: "Rename"
+        case .reorder(_, let placement): placement.actionName
+        case .setEmojiOrder: "Arrange"
+        case .rotate: "Rotate"
         }
     }
 }
@@ -52,5 +62,60 @@ public struct PlacedEmoji: Hashable, Sendable, Codable {
     public init(index: Int, emoji: Emoji) {
         self.index = index
         self.emoji = emoji
+    }
+}
+
+/// Where ``Edit/reorder(ids:to:)`` puts emojis in drawing order; the emojis moved keep their
+/// order among themselves.
+public enum ReorderPlacement: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Drawn last, over everything.
+    case front
+    /// Drawn first, under everything.
+    case back
+    /// One place later: past the next emoji not being moved.
+    case forward
+    /// One place earlier: before the previous emoji not being moved.
+    case backward
+
+    /// `order` (ids in drawing order) with the ids in `moving` placed as this says.
+    public func arrange(_ order: [Int], moving: Set<Int>) -> [Int] {
+        var order = order
+        switch self {
+        case .front: order = order.filter { !moving.contains($0) } + order.filter(moving.contains)
+        case .back: order = order.filter(moving.contains) + order.filter { !moving.contains($0) }
+        case .forward:
+            // From the top down, each moved emoji below an unmoved one trades places with it:
+            // a run of moved emojis rises past the one emoji above it.
+            for index in stride(from: order.count - 2, through: 0, by: -1)
+            where moving.contains(order[index]) && !moving.contains(order[index + 1]) {
+                order.swapAt(index, index + 1)
+            }
+        case .backward:
+            for index in stride(from: 1, to: order.count, by: 1)
+            where moving.contains(order[index]) && !moving.contains(order[index - 1]) {
+                order.swapAt(index, index - 1)
+            }
+        }
+        return order
+    }
+
+    public var actionName: String {
+        switch self {
+        case .front: "Bring to Front"
+        case .back: "Send to Back"
+        case .forward: "Bring Forward"
+        case .backward: "Send Backward"
+        }
+    }
+}
+
+/// An emoji id with its index in drawing order, for ``Edit/setEmojiOrder(_:)``.
+public struct EmojiIndex: Hashable, Sendable, Codable {
+    public var id: Int
+    public var index: Int
+
+    public init(id: Int, index: Int) {
+        self.id = id
+        self.index = index
     }
 }

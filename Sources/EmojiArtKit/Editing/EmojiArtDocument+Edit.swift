@@ -114,6 +114,38 @@ extension EmojiArtDocument {
             let old = self.title
             setTitle(title)
             return .retitle(old)
+
+        case .reorder(let ids, let placement):
+            try checkExisting(ids)
+            let moving = Set(ids)
+            var places: [EmojiIndex] = []
+            places.reserveCapacity(ids.count)
+            for (index, id) in placement.arrange(emojis.ids, moving: moving).enumerated() where moving.contains(id) {
+                places.append(EmojiIndex(id: id, index: index))
+            }
+            return .setEmojiOrder(emojis.place(places))
+
+        case .setEmojiOrder(let places):
+            try checkExisting(places.map(\.id))
+            var taken = Set<Int>()
+            for place in places {
+                guard (0..<emojis.count).contains(place.index), taken.insert(place.index).inserted else {
+                    throw EmojiArtError(
+                        .outOfRange, "index \(place.index) is not a free place in the drawing order.",
+                        path: "order")
+                }
+            }
+            return .setEmojiOrder(emojis.place(places))
+
+        case .rotate(let ids, let degrees):
+            try checkExisting(ids)
+            guard (-360 * 1024...360 * 1024).contains(degrees) else {
+                throw EmojiArtError(.outOfRange, "degrees \(degrees) is not a turn of the canvas.", path: "degrees")
+            }
+            for id in ids {
+                emojis.update(id: id) { $0.rotation = Emoji.normalizedRotation($0.rotation + degrees) }
+            }
+            return .rotate(ids: ids, degrees: -degrees)
         }
     }
 

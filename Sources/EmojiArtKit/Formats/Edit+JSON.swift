@@ -83,11 +83,28 @@ extension Edit {
                         index: try placed.required("index").integer(),
                         emoji: Emoji(
                             id: try emoji.required("id").integer(), text: try emoji.required("text").string(),
-                            position: try emoji.required("position").point(), size: try emoji.required("size").integer()
+                            position: try emoji.required("position").point(),
+                            size: try emoji.required("size").integer(),
+                            rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0
                         ))
                 })
         case "retitle":
             self = .retitle(try edit.required("title").string())
+        case "reorder":
+            let to = try edit.required("to")
+            guard let placement = ReorderPlacement(rawValue: try to.string()) else {
+                throw to.failure("use \"front\", \"back\", \"forward\" or \"backward\".")
+            }
+            self = .reorder(ids: try edit.required("ids").integers(), to: placement)
+        case "setEmojiOrder":
+            self = .setEmojiOrder(
+                try edit.required("order").elements().map {
+                    let place = $0.resolved()
+                    return EmojiIndex(
+                        id: try place.required("id").integer(), index: try place.required("index").integer())
+                })
+        case "rotate":
+            self = .rotate(ids: try edit.required("ids").integers(), degrees: try edit.required("degrees").integer())
         case let other:
             throw type.failure("\"\(other.prefix(40))\" is not an edit type.")
         }
@@ -179,6 +196,11 @@ extension Edit {
                 writer.raw(",")
                 writer.key("size")
                 writer.integer(item.emoji.size)
+                if item.emoji.rotation != 0 {
+                    writer.raw(",")
+                    writer.key("rotation")
+                    writer.integer(item.emoji.rotation)
+                }
                 writer.raw("}}")
             }
             writer.raw("]")
@@ -187,6 +209,38 @@ extension Edit {
             writer.raw(",")
             writer.key("title")
             writer.string(title)
+        case .reorder(let ids, let placement):
+            writer.string("reorder")
+            writer.raw(",")
+            writer.key("ids")
+            writer.integers(ids)
+            writer.raw(",")
+            writer.key("to")
+            writer.string(placement.rawValue)
+        case .setEmojiOrder(let places):
+            writer.string("setEmojiOrder")
+            writer.raw(",")
+            writer.key("order")
+            writer.raw("[")
+            for (index, place) in places.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw("{")
+                writer.key("id")
+                writer.integer(place.id)
+                writer.raw(",")
+                writer.key("index")
+                writer.integer(place.index)
+                writer.raw("}")
+            }
+            writer.raw("]")
+        case .rotate(let ids, let degrees):
+            writer.string("rotate")
+            writer.raw(",")
+            writer.key("ids")
+            writer.integers(ids)
+            writer.raw(",")
+            writer.key("degrees")
+            writer.integer(degrees)
         }
         writer.raw("}")
     }

@@ -157,12 +157,23 @@ public enum EmojiArtFile {
             writer.raw(",")
             writer.key("size")
             writer.integer(emoji.size)
+            if format == .native, emoji.rotation != 0 {
+                writer.raw(",")
+                writer.key("rotation")
+                writer.integer(emoji.rotation)
+            }
             writer.raw(",")
             writer.key("id")
             writer.integer(emoji.id)
             writer.raw("}")
         }
         writer.raw("],")
+        let rotated = format == .native ? 0 : document.emojis.lazy.filter { $0.rotation != 0 }.count
+        if rotated > 0 {
+            notes.append(
+                "The \(format.displayName) format has no rotation; \(rotated == 1 ? "1 turned emoji is" : "\(rotated) turned emojis are") saved upright."
+            )
+        }
         // The originals store the last id handed out; we store the next one to hand out.
         writer.key("uniqueEmojiId")
         writer.integer(document.nextEmojiID - 1)
@@ -222,11 +233,13 @@ private struct Reader {
                 size: try field.required("size").integer())
         }
         let position = try field.required("position").resolved()
+        let rotation = format == .native ? try field.optional("rotation") : nil
         return Emoji(
             id: try field.required("id").integer(),
             text: try field.required("string").string(),
             position: Point(x: try position.required("x").integer(), y: try position.required("y").integer()),
-            size: try field.required("size").integer())
+            size: try field.required("size").integer(),
+            rotation: try rotation.map { try $0.integer() } ?? 0)
     }
 
     /// The common case in one pass over the members, with no path bookkeeping: an object with
@@ -238,10 +251,13 @@ private struct Reader {
         var x: Int?
         var y: Int?
         var size: Int?
+        var rotation = 0
         let textKey = format == .cs193p2021 ? "text" : "string"
         for (key, value) in members {
             switch (key, value) {
             case ("id", .integer(let integer)): id = integer
+            case ("rotation", .integer(let integer)) where format == .native: rotation = integer
+            case ("rotation", _) where format == .native: return nil
             case ("size", .integer(let integer)): size = integer
             case (textKey, .string(let string)): text = string
             case ("x", .integer(let integer)) where format == .cs193p2021: x = integer
@@ -264,7 +280,9 @@ private struct Reader {
             }
         }
         guard let id, let text, let x, let y, let size, y != .min else { return nil }
-        return Emoji(id: id, text: text, position: Point(x: x, y: format == .cs193p2021 ? -y : y), size: size)
+        return Emoji(
+            id: id, text: text, position: Point(x: x, y: format == .cs193p2021 ? -y : y), size: size, rotation: rotation
+        )
     }
 
     private mutating func background(from root: JSONField) throws -> Background {

@@ -24,12 +24,46 @@ public struct Emoji: Hashable, Sendable, Codable, Identifiable {
     public var position: Point
     /// The font size it is drawn at, in points.
     public var size: Int
+    /// How far it is turned clockwise about its centre, in whole degrees 0–359 (0: upright).
+    public var rotation: Int
 
-    public init(id: Int, text: String, position: Point, size: Int) {
+    public init(id: Int, text: String, position: Point, size: Int, rotation: Int = 0) {
         self.id = id
         self.text = text
         self.position = position
         self.size = size
+        self.rotation = rotation
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, text, position, size, rotation
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        text = try container.decode(String.self, forKey: .text)
+        position = try container.decode(Point.self, forKey: .position)
+        size = try container.decode(Int.self, forKey: .size)
+        rotation = try container.decodeIfPresent(Int.self, forKey: .rotation) ?? 0
+    }
+
+    /// Rotation is written only when the emoji is turned, as in every other form of an emoji.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(text, forKey: .text)
+        try container.encode(position, forKey: .position)
+        try container.encode(size, forKey: .size)
+        if rotation != 0 { try container.encode(rotation, forKey: .rotation) }
+    }
+}
+
+extension Emoji {
+    /// `degrees` (any whole number) as a rotation in 0–359.
+    public static func normalizedRotation(_ degrees: Int) -> Int {
+        let turned = degrees % 360
+        return turned < 0 ? turned + 360 : turned
     }
 }
 
@@ -39,6 +73,7 @@ extension Emoji {
         try Emoji.validateText(text, path: path + ".text")
         try Emoji.validatePosition(position, path: path + ".position")
         try Emoji.validateSize(size, path: path + ".size")
+        try Emoji.validateRotation(rotation, path: path + ".rotation")
         guard DocumentLimits.idRange.contains(id) else {
             throw EmojiArtError(
                 .outOfRange, "id \(id) is outside \(DocumentLimits.idRange).", path: path + ".id")
@@ -62,6 +97,13 @@ extension Emoji {
                 .outOfRange,
                 "position \(position) is outside the canvas; coordinates are within ±\(range.upperBound).",
                 path: path)
+        }
+    }
+
+    static func validateRotation(_ rotation: Int, path: String) throws {
+        guard (0..<360).contains(rotation) else {
+            throw EmojiArtError(
+                .outOfRange, "rotation \(rotation) is outside 0...359 degrees.", path: path)
         }
     }
 

@@ -67,6 +67,7 @@ public struct EmojiArtDocument: Equatable, Sendable {
             if !DocumentLimits.sizeRange.contains(emoji.size) {
                 try Emoji.validateSize(emoji.size, path: emojiPath() + ".size")
             }
+            if emoji.rotation != 0 { try Emoji.validateRotation(emoji.rotation, path: emojiPath() + ".rotation") }
             guard DocumentLimits.idRange.contains(emoji.id) else {
                 throw EmojiArtError(
                     .outOfRange, "id \(emoji.id) is outside \(DocumentLimits.idRange).", path: emojiPath() + ".id")

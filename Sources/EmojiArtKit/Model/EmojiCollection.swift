@@ -44,6 +44,23 @@ public struct EmojiCollection: Equatable, Sendable {
         return (emoji, index)
     }
 
+    /// Puts each emoji named at its index; the others keep their order in the places left.
+    /// The ids exist and the indices are distinct and within the collection (the caller checks).
+    /// - Returns: where the emojis named were, in drawing order: the places that undo this.
+    mutating func place(_ places: [EmojiIndex]) -> [EmojiIndex] {
+        var placed = [Int?](repeating: nil, count: order.count)
+        for place in places { placed[place.index] = place.id }
+        let moving = Set(places.map(\.id))
+        var old: [EmojiIndex] = []
+        old.reserveCapacity(places.count)
+        var rest = order.lazy.filter { !moving.contains($0) }.makeIterator()
+        for (index, id) in order.enumerated() where moving.contains(id) {
+            old.append(EmojiIndex(id: id, index: index))
+        }
+        order = placed.map { $0 ?? rest.next()! }
+        return old
+    }
+
     mutating func update(id: Int, _ change: (inout Emoji) -> Void) {
         guard var emoji = table[id] else { return }
         change(&emoji)

@@ -1,6 +1,7 @@
 /// What one version changed in a document, as every other window needs it to catch up: the
-/// emojis removed, the emojis inserted (with their place in drawing order), the emojis whose
-/// position or size changed, and a new title or background.
+/// emojis removed, the emojis inserted (with their place in drawing order; an emoji that only
+/// changed place is removed and inserted), the emojis whose position, size or rotation changed,
+/// and a new title or background.
 ///
 /// Windows apply patches instead of replaying edits, so the server stays the only place edits
 /// are interpreted (an emoji's id, a resize's rounding): a window only removes, inserts and
@@ -45,8 +46,16 @@ public struct DocumentPatch: Equatable, Sendable {
                 break
             case .addEmoji:
                 break  // its id is in firstNewID..<after.nextEmojiID, below
-            case .moveEmojis(let ids, _), .resizeEmojis(let ids, _):
+            case .moveEmojis(let ids, _), .resizeEmojis(let ids, _), .rotate(let ids, _):
                 changed += ids
+            case .reorder(let ids, _):
+                // A new place in drawing order: taken out and put back in where they are now.
+                removed += ids.filter { !structural.contains($0) || !removed.contains($0) }
+                structural.formUnion(ids)
+            case .setEmojiOrder(let places):
+                let ids = places.map(\.id)
+                removed += ids.filter { !structural.contains($0) || !removed.contains($0) }
+                structural.formUnion(ids)
             case .setEmojiSizes(let sizes):
                 changed += sizes.map(\.id)
             case .deleteEmojis(let ids):

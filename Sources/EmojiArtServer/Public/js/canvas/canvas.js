@@ -4,7 +4,7 @@
 // layer and the selection overlay — and a gesture machine whose states (./gestures) interpret
 // the pointer. The canvas owns the selection, which is this window's alone: it is not an edit.
 import { BackgroundLayer } from "./background-layer.js";
-import { emojiBox, EmojiLayer } from "./emoji-layer.js";
+import { emojiBox, EmojiLayer, turnedPoint } from "./emoji-layer.js";
 import { Brushing } from "./gestures/brushing.js";
 import { GestureMachine } from "./gestures/gesture-state.js";
 import { Idle } from "./gestures/idle.js";
@@ -12,11 +12,12 @@ import { Panning } from "./gestures/panning.js";
 import { Pinching } from "./gestures/pinching.js";
 import { Pointing } from "./gestures/pointing.js";
 import { Resizing } from "./gestures/resizing.js";
+import { Rotating } from "./gestures/rotating.js";
 import { Translating } from "./gestures/translating.js";
 import { SelectionOverlay } from "./selection-overlay.js";
 import { boundsOf, clamp, Viewport } from "./viewport.js";
 
-const GESTURES = [Idle, Pointing, Translating, Brushing, Resizing, Panning, Pinching];
+const GESTURES = [Idle, Pointing, Translating, Brushing, Resizing, Rotating, Panning, Pinching];
 const WHEEL_RESIZE_MS = 350; // Alt+wheel steps this close together are one resize
 const WHEEL_SNAPSHOT_MS = 250;
 
@@ -24,7 +25,7 @@ export class CanvasView {
   /**
    * @param {HTMLElement} root the canvas element (contains .world, .emoji-layer, .selection-box, .marquee)
    * @param {object} handlers intents, each returning a promise (or nothing):
-   *   move(ids, {x, y}), resize(ids, scale), drop(dataTransfer, docPoint),
+   *   move(ids, {x, y}), resize(ids, scale), turn(ids, degrees, moves), drop(dataTransfer, docPoint),
    *   viewChanged({zoom, panX, panY}), selectionChanged(selection), backgroundFailed(imageURL),
    *   contextMenu({x, y}) (client point)
    */
@@ -219,6 +220,38 @@ export class CanvasView {
       .finally(() => {
         this.layer.showOffset(ids, 0, 0);
         this.overlay.setFeedback(null);
+        this.selectionUpdated(false);
+      });
+  }
+
+  /**
+   * The turn of `ids` by `degrees` about `pivot` (world; default: the middle of their boxes):
+   * the moves ({id, x, y} document offsets, whole points) that carry each centre round the pivot.
+   */
+  turnMoves(ids, degrees, pivot = null) {
+    const boxes = ids.map((id) => this.layer.box(id)).filter(Boolean);
+    const bounds = boundsOf(boxes);
+    if (!bounds) return [];
+    pivot ??= { x: (bounds.left + bounds.right) / 2, y: (bounds.top + bounds.bottom) / 2 };
+    const moves = [];
+    for (const box of boxes) {
+      const moved = turnedPoint(box.cx, box.cy, pivot, degrees);
+      const x = Math.round(moved.x - box.cx);
+      const y = -Math.round(moved.y - box.cy);
+      if (x || y) moves.push({ id: box.id, x, y });
+    }
+    return moves;
+  }
+
+  commitTurn(ids, degrees, pivot) {
+    if (!degrees) {
+      this.layer.showTurn(ids, 0, pivot);
+      return;
+    }
+    Promise.resolve(this.handlers.turn?.(ids, degrees, this.turnMoves(ids, degrees, pivot)))
+      .catch(() => {})
+      .finally(() => {
+        this.layer.showTurn(ids, 0, pivot);
         this.selectionUpdated(false);
       });
   }

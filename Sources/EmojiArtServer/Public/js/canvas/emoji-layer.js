@@ -11,8 +11,28 @@ const SNAPSHOT_MIN_EMOJIS = 300; // below this, pan and zoom move the elements t
 const SNAPSHOT_MARGIN = 0.5; // the snapshot covers the view plus this fraction of it on each side
 const SPRITE_SIZE = 128; // px: the font size emoji sprites are drawn at
 
-/** An emoji's box in world coordinates (y down): centre, width, height. */
-export const emojiBox = (emoji) => ({ cx: emoji.x, cy: -emoji.y, w: emoji.size * EMOJI_WIDTH, h: emoji.size });
+/**
+ * An emoji's box in world coordinates (y down): centre, width, height — of the upright emoji
+ * turned by its rotation, so a turned emoji's box holds its corners.
+ */
+export function emojiBox(emoji) {
+  const w = emoji.size * EMOJI_WIDTH;
+  const h = emoji.size;
+  const rotation = emoji.rotation || 0;
+  if (!rotation) return { cx: emoji.x, cy: -emoji.y, w, h };
+  const radians = (rotation * Math.PI) / 180;
+  const cos = Math.abs(Math.cos(radians));
+  const sin = Math.abs(Math.sin(radians));
+  return { cx: emoji.x, cy: -emoji.y, w: w * cos + h * sin, h: w * sin + h * cos };
+}
+
+/** Where a world point (x, y) goes when turned `degrees` clockwise about `pivot` (world, y down). */
+export function turnedPoint(x, y, pivot, degrees) {
+  const radians = (degrees * Math.PI) / 180;
+  const dx = x - pivot.x;
+  const dy = y - pivot.y;
+  return { x: pivot.x + dx * Math.cos(radians) - dy * Math.sin(radians), y: pivot.y + dx * Math.sin(radians) + dy * Math.cos(radians) };
+}
 
 export class EmojiLayer {
   /**
@@ -57,6 +77,7 @@ export class EmojiLayer {
         element.style.marginLeft = emoji.x - (EMOJI_WIDTH / 2) * emoji.size + "px";
       }
       if (!old || old.y !== emoji.y || old.size !== emoji.size) element.style.marginTop = -emoji.y - emoji.size / 2 + "px";
+      if ((old?.rotation || 0) !== (emoji.rotation || 0)) element.style.rotate = emoji.rotation ? emoji.rotation + "deg" : "";
       this.emojis.set(emoji.id, emoji);
       if (element !== cursor) this.layer.insertBefore(element, cursor);
       else cursor = cursor.nextSibling;
@@ -107,6 +128,26 @@ export class EmojiLayer {
     for (const id of ids) {
       const element = this.elements.get(id);
       if (element) element.style.translate = dx || dy ? `${dx}px ${-dy}px` : "";
+    }
+  }
+
+  /**
+   * Shows the emojis turned `degrees` more, each about its own centre, their centres turned
+   * about `pivot` (world); 0 puts them back.
+   */
+  showTurn(ids, degrees, pivot) {
+    for (const id of ids) {
+      const element = this.elements.get(id);
+      const emoji = this.emojis.get(id);
+      if (!element || !emoji) continue;
+      if (!degrees) {
+        element.style.translate = "";
+        element.style.rotate = emoji.rotation ? emoji.rotation + "deg" : "";
+        continue;
+      }
+      const moved = turnedPoint(emoji.x, -emoji.y, pivot, degrees);
+      element.style.translate = `${moved.x - emoji.x}px ${moved.y + emoji.y}px`;
+      element.style.rotate = (emoji.rotation || 0) + degrees + "deg";
     }
   }
 
@@ -175,7 +216,15 @@ export class EmojiLayer {
       const x = emoji.x - w / 2;
       const y = -emoji.y - h / 2;
       if (x > right || y > bottom || x + w < left || y + h < top) continue;
-      context.drawImage(this.sprite(emoji.text), x, y, w, h);
+      if (emoji.rotation) {
+        context.save();
+        context.translate(emoji.x, -emoji.y);
+        context.rotate((emoji.rotation * Math.PI) / 180);
+        context.drawImage(this.sprite(emoji.text), -w / 2, -h / 2, w, h);
+        context.restore();
+      } else {
+        context.drawImage(this.sprite(emoji.text), x, y, w, h);
+      }
     }
     Object.assign(this.snapshot, { left, top, width, height, zoom: this.viewport.zoom });
   }

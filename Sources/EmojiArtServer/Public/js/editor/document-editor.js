@@ -40,6 +40,21 @@ export function imageURL(text) {
   return first ? first[1] : text;
 }
 
+/**
+ * The edits that turn `ids` by `degrees`: the turn, then the moves ({id, x, y}) that carry
+ * their centres round the pivot, emojis moving by the same offset in one edit. One undo step.
+ */
+export function turnEdits(ids, degrees, moves) {
+  const edits = [{ type: "rotate", ids, degrees }];
+  const byOffset = new Map();
+  for (const { id, x, y } of moves) {
+    const key = x + "," + y;
+    if (!byOffset.has(key)) byOffset.set(key, { type: "moveEmojis", ids: [], offset: { x, y } });
+    byOffset.get(key).ids.push(id);
+  }
+  return edits.concat([...byOffset.values()]);
+}
+
 export class DocumentEditor {
   /** @param {string} documentId */
   constructor(documentId) {
@@ -68,6 +83,7 @@ export class DocumentEditor {
     this.canvas = new CanvasView($("canvas"), {
       move: (ids, offset) => this.perform([{ type: "moveEmojis", ids, offset }]),
       resize: (ids, scale) => this.perform([{ type: "resizeEmojis", ids, scale }]),
+      turn: (ids, degrees, moves) => this.perform(turnEdits(ids, degrees, moves)),
       drop: (data, point) => this.receive(data, point),
       viewChanged: (view) => {
         this.showZoom();
@@ -265,6 +281,26 @@ export class DocumentEditor {
     clearTimeout(this.arrowTimer);
     this.arrowTimer = setTimeout(() => (this.arrowGesture = null), ARROW_GESTURE_MS);
     this.perform([{ type: "moveEmojis", ids: [...this.canvas.selection], offset: { x: dx, y: dy } }], this.arrowGesture);
+  }
+
+  /** Turns the selection about its middle (each emoji about its own centre when it is alone). */
+  turnSelection(degrees) {
+    const ids = [...this.canvas.selection];
+    this.perform(turnEdits(ids, degrees, this.canvas.turnMoves(ids, degrees)));
+  }
+
+  /** Whether reordering the selection `to` would change the drawing order. */
+  canReorder(to) {
+    if (!this.canEdit || !this.hasSelection) return false;
+    const selection = this.canvas.selection;
+    const emojis = this.canvas.emojis;
+    const count = selection.size;
+    const atEnd = to === "front" || to === "forward" ? emojis.slice(emojis.length - count) : emojis.slice(0, count);
+    return !atEnd.every((emoji) => selection.has(emoji.id));
+  }
+
+  reorderSelection(to) {
+    this.perform([{ type: "reorder", ids: [...this.canvas.selection], to }]);
   }
 
   scaleSelection(scale) {

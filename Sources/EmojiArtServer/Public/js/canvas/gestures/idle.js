@@ -10,6 +10,8 @@ export class Idle extends GestureState {
       this.transition("panning", { event });
     } else if (event.target.closest(".resize-handle") && canvas.selection.size && !canvas.readOnly) {
       this.transition("resizing", { event });
+    } else if (event.target.closest(".rotate-handle") && canvas.selection.size && !canvas.readOnly) {
+      this.transition("rotating", { event });
     } else {
       const emoji = event.target.closest(".emoji");
       this.transition("pointing", { event, id: emoji ? Number(emoji.dataset.id) : null });
