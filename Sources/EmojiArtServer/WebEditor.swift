@@ -34,6 +34,15 @@ struct WebEditor {
         router.get("/jokes") { _, context in try await page("jokes.html", context) }
         router.get("/play") { _, context in try await page("play.html", context) }
         router.get("/signin") { _, context in try await page("signin.html", context) }
+        // Clients that don't read the pages' icon link ask for /favicon.ico: the same picture.
+        router.get("/favicon.ico") { _, context in
+            var headers = HTTPFields()
+            headers[.contentType] = "image/svg+xml"
+            headers[.cacheControl] = "max-age=86400"
+            return Response(
+                status: .ok, headers: headers,
+                body: try await files.loadFile(path: folder + "/favicon.svg", context: context))
+        }
     }
 }
 

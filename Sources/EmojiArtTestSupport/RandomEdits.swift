@@ -18,7 +18,7 @@ public enum RandomEdits {
             return chosen
         }
         let texts = ["😀", "🚚", "👨‍👩‍👧‍👦", "🇯🇵", "a", "😀😀", "1️⃣"]
-        switch Int.random(in: 0..<11, using: &random) {
+        switch Int.random(in: 0..<13, using: &random) {
         case 0:
             return .addEmoji(
                 text: texts.randomElement(using: &random)!,
@@ -56,6 +56,21 @@ public enum RandomEdits {
             let chosen = someIDs()
             let count = max(1, ids.count + (Int.random(in: 0..<10, using: &random) == 0 ? 1 : 0))
             return .setEmojiOrder(chosen.map { EmojiIndex(id: $0, index: Int.random(in: 0..<count, using: &random)) })
+        case 11:
+            return .paste(
+                (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                    NewEmoji(
+                        text: texts.randomElement(using: &random)!,
+                        position: Point(
+                            x: Int.random(in: -1_100_000...1_100_000, using: &random),
+                            y: Int.random(in: -1000...1000, using: &random)),
+                        size: Int.random(in: 0...1030, using: &random),
+                        rotation: [0, 0, 45, 359, 360].randomElement(using: &random)!)
+                })
+        case 12:
+            return .duplicate(
+                ids: someIDs(),
+                offset: Point(x: Int.random(in: -20...20, using: &random), y: Int.random(in: -20...20, using: &random)))
         default:
             return .setEmojiSizes(someIDs().map { EmojiSize(id: $0, size: Int.random(in: 0...1100, using: &random)) })
         }

@@ -301,7 +301,7 @@ def test_dropping_an_image_file_draws_the_servers_copy(page, api, page_requests,
     expect(progress(page)).to_be_hidden()
 
 
-def test_opening_a_document_with_a_failed_background_set_elsewhere_shows_no_alert(page, api, stub):
+def test_opening_a_document_with_a_failed_background_set_elsewhere_says_so_without_an_alert(page, api, stub):
     doc = api.create("Failed elsewhere", background=stub.url("/missing.png"))
     deadline = time.monotonic() + 10
     while api.get(doc)["backgroundState"]["status"] == "fetching" and time.monotonic() < deadline:
@@ -310,5 +310,12 @@ def test_opening_a_document_with_a_failed_background_set_elsewhere_shows_no_aler
     page.goto(f"/documents/{doc['id']}")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     time.sleep(0.5)
-    expect(alert(page)).to_be_hidden()
+    expect(alert(page)).to_be_hidden()  # the modal alert is for the window that set it…
     expect(background(page)).to_have_count(0)
+    note = page.locator("#background-failed")  # …but every window that opens it is told why it is blank
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("404")
+    note.get_by_role("button", name="Dismiss").click()
+    expect(note).to_be_hidden()
+    page.reload()
+    expect(page.locator("#background-failed")).to_be_visible()  # a new look at the document tells again

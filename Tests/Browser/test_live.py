@@ -120,7 +120,7 @@ def test_an_edit_on_emojis_deleted_meanwhile_is_refused_and_the_window_converges
 
 
 def test_edits_made_offline_wait_and_are_sent_when_the_connection_is_back(page, api):
-    doc = api.create("Offline", emojis=[("🦊", 0, 0, 50)])
+    doc = api.create("Offline", emojis=[("🦊", -150, 0, 50)])
     link = {"up": True, "sockets": []}
 
     def route(ws):
@@ -143,15 +143,27 @@ def test_edits_made_offline_wait_and_are_sent_when_the_connection_is_back(page, 
 
     page.locator(".palette-emoji").first.click()
     page.locator(".palette-emoji").nth(1).click()
-    expect(status).to_contain_text("2 changes waiting")
+    # Drawn at once, marked as not saved yet; a move of the fox shows too.
+    expect(page.locator("#canvas .emoji")).to_have_count(3)
+    expect(page.locator("#canvas .emoji.pending")).to_have_count(2)
+    fox = page.locator('#canvas .emoji[data-id="1"]')
+    before = fox.bounding_box()
+    start = screen_point(page, -150, 0)
+    drag(page, start, (start[0] + 60, start[1]))
+    expect(fox).to_have_class("emoji selected pending")
+    assert abs(fox.bounding_box()["x"] - before["x"] - 60) <= 1
+    expect(status).to_contain_text("3 changes waiting")
     assert api.get(doc)["version"] == doc["version"]
 
     link["up"] = True
     status.click()  # retry now rather than after the backoff
-    wait_version(page, doc["version"] + 2)
+    wait_version(page, doc["version"] + 3)
     expect(status).to_have_attribute("data-state", "saved")
     expect(page.locator("#canvas .emoji")).to_have_count(3)
-    assert len(api.get(doc)["emojis"]) == 3
+    expect(page.locator("#canvas .emoji.pending")).to_have_count(0)  # the server's answers took their place
+    state = api.get(doc)
+    assert len(state["emojis"]) == 3 and (state["emojis"][0]["x"], state["emojis"][0]["y"]) == (-90, 0)
+    assert abs(fox.bounding_box()["x"] - before["x"] - 60) <= 1
 
 
 def test_a_document_deleted_elsewhere_says_so_and_stops_editing(page, api):

@@ -152,10 +152,38 @@ def test_the_manager_reorders_by_keyboard_and_by_dragging(windows, papi):
     expect(other.locator("#palette-menu [role=menuitemradio]").first).to_have_text("Faces")
 
 
+def confirm_delete(page, answer: str = "Delete"):
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("Delete the palette")
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()  # the safe choice is the default
+    dialog.get_by_role("button", name=answer).click()
+    expect(dialog).to_have_count(0)
+
+
+def test_deleting_a_palette_asks_first_and_can_be_undone(windows, papi):
+    page, doc = editor_window(windows, papi)
+    before = papi.call("GET", "/api/palettes")["palettes"]
+    vehicles = next(p for p in before if p["name"] == "Vehicles")
+    menu(page, "Delete “Vehicles”")
+    confirm_delete(page, "Cancel")  # asked, and not deleted
+    assert names(papi) == [p["name"] for p in before]
+    menu(page, "Delete “Vehicles”")
+    confirm_delete(page)
+    expect(page.locator("#palette-name")).not_to_have_text("Vehicles")
+    assert "Vehicles" not in names(papi)
+    page.locator("#notices").get_by_role("button", name="Undo").click()
+    expect(page.locator("#notices")).to_contain_text("Put back the palette “Vehicles”")
+    after = papi.call("GET", "/api/palettes")["palettes"]
+    assert [p["name"] for p in after] == [p["name"] for p in before]  # back in its place
+    restored = next(p for p in after if p["name"] == "Vehicles")
+    assert restored["emojis"] == vehicles["emojis"]  # all of its emojis
+
+
 def test_deleting_down_to_one_palette_refuses_the_last(windows, papi):
     page, doc = editor_window(windows, papi)
     other = windows(f"/documents/{doc['id']}")
     menu(page, "Delete “Vehicles”")
+    confirm_delete(page)
     expect(page.locator("#palette-name")).to_have_text("Sports")  # the one now in its place
     expect(other.locator("#palette-name")).to_have_text("Sports")
     menu(page, "Manage Palettes…")
@@ -163,8 +191,10 @@ def test_deleting_down_to_one_palette_refuses_the_last(windows, papi):
     for remaining in range(8, 1, -1):
         expect(rows).to_have_count(remaining)
         rows.first.get_by_role("button", name="Delete").click()
+        confirm_delete(page)
     expect(rows).to_have_count(1)
     rows.first.get_by_role("button", name="Delete").click()
+    confirm_delete(page)
     expect(page.locator("#notices")).to_contain_text("last")
     expect(rows).to_have_count(1)
     assert names(papi) == ["Faces"]

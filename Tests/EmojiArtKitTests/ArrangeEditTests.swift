@@ -2,7 +2,7 @@ import EmojiArtKit
 import Foundation
 import Testing
 
-@Suite("Reorder and rotate: drawing order and turns, undone exactly")
+@Suite("Reorder, rotate, paste and duplicate: undone exactly")
 struct ArrangeEditTests {
     /// Emojis 1…count in drawing order.
     func document(_ count: Int) throws -> EmojiArtDocument {
@@ -174,5 +174,68 @@ struct ArrangeEditTests {
             try patch.apply(to: &copy)
             #expect(copy == session.document)
         }
+    }
+
+    @Test func pasteAddsOnTopWithTheNextIdsInOneStep() throws {
+        var session = EditingSession(document: try document(2))
+        let new = [
+            NewEmoji(text: "🍕", position: Point(x: 5, y: 6), size: 30, rotation: 90),
+            NewEmoji(text: "🍔", position: Point(x: -5, y: 0), size: 50),
+        ]
+        try session.perform(.paste(new))
+        #expect(session.history.undoActionName == "Paste")
+        #expect(session.document.emojis.ids == [1, 2, 3, 4])
+        #expect(
+            session.document.emojis[id: 3]
+                == Emoji(id: 3, text: "🍕", position: Point(x: 5, y: 6), size: 30, rotation: 90))
+        _ = try session.undo()
+        #expect(session.document.emojis.ids == [1, 2])
+        _ = try session.redo()
+        #expect(session.document.emojis[id: 4]?.text == "🍔")  // ids are never reused: redo gives the same
+        for bad: [NewEmoji] in [
+            [], [NewEmoji(text: "a", position: .zero, size: 10)],
+            [NewEmoji(text: "🍕", position: .zero, size: 10, rotation: 360)],
+            [NewEmoji(text: "🍕", position: Point(x: 2_000_000, y: 0), size: 10)],
+            [NewEmoji(text: "🍕", position: .zero, size: 10), NewEmoji(text: "🍕", position: .zero, size: 0)],
+        ] {
+            let before = session.document
+            #expect(throws: EmojiArtError.self) { try session.perform(.paste(bad)) }
+            #expect(session.document == before)
+        }
+    }
+
+    @Test func duplicateCopiesInDrawingOrderOffsetAndTurned() throws {
+        var session = EditingSession(document: try document(3))
+        try session.perform(.rotate(ids: [3], degrees: 30))
+        let before = session.document
+        try session.perform(.duplicate(ids: [3, 1], offset: Point(x: 16, y: -16)))
+        #expect(session.history.undoActionName == "Duplicate")
+        let copies = Array(session.document.emojis.suffix(2))
+        #expect(copies.map(\.id) == [4, 5])
+        #expect(copies.map(\.text) == [before.emojis[id: 1]!.text, before.emojis[id: 3]!.text])
+        #expect(copies[1].rotation == 30 && copies[1].size == before.emojis[id: 3]!.size)
+        #expect(
+            copies[0].position
+                == Point(x: before.emojis[id: 1]!.position.x + 16, y: before.emojis[id: 1]!.position.y - 16))
+        _ = try session.undo()
+        #expect(session.document.emojis == before.emojis)
+        #expect(throws: EmojiArtError.self) {
+            try session.perform(.duplicate(ids: [1], offset: Point(x: 3_000_000, y: 0)))
+        }
+        #expect(throws: EmojiArtError.self) { try session.perform(.duplicate(ids: [9], offset: .zero)) }
+    }
+
+    @Test func pasteAndDuplicateTravelInTheirWireForm() throws {
+        let edits: [Edit] = [
+            .paste([NewEmoji(text: "🍕", position: Point(x: 1, y: 2), size: 3, rotation: 4)]),
+            .duplicate(ids: [1, 2], offset: Point(x: 10, y: -10)),
+        ]
+        let text = String(decoding: Edit.encodeList(edits), as: UTF8.self)
+        #expect(
+            text
+                == #"[{"type":"paste","emojis":[{"text":"🍕","position":{"x":1,"y":2},"size":3,"rotation":4}]},{"type":"duplicate","ids":[1,2],"offset":{"x":10,"y":-10}}]"#
+        )
+        #expect(try EditSubmission(json: Array(#"{"baseVersion":1,"edits":\#(text)}"#.utf8)).edits == edits)
+        #expect(try JSONDecoder().decode([Edit].self, from: JSONEncoder().encode(edits)) == edits)
     }
 }

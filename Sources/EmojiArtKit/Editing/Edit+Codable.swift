@@ -10,7 +10,7 @@ extension Edit: Codable {
 
     private enum Kind: String, Codable {
         case setBackground, addEmoji, moveEmojis, resizeEmojis, setEmojiSizes, deleteEmojis, restoreEmojis,
-            retitle, reorder, setEmojiOrder, rotate
+            retitle, reorder, setEmojiOrder, rotate, paste, duplicate
     }
 
     public init(from decoder: any Decoder) throws {
@@ -45,6 +45,12 @@ extension Edit: Codable {
                 to: try container.decode(ReorderPlacement.self, forKey: .to))
         case .setEmojiOrder:
             self = .setEmojiOrder(try container.decode([EmojiIndex].self, forKey: .order))
+        case .paste:
+            self = .paste(try container.decode([NewEmoji].self, forKey: .emojis))
+        case .duplicate:
+            self = .duplicate(
+                ids: try container.decode([Int].self, forKey: .ids),
+                offset: try container.decode(Point.self, forKey: .offset))
         case .rotate:
             self = .rotate(
                 ids: try container.decode([Int].self, forKey: .ids),
@@ -90,6 +96,13 @@ extension Edit: Codable {
         case .setEmojiOrder(let places):
             try container.encode(Kind.setEmojiOrder, forKey: .type)
             try container.encode(places, forKey: .order)
+        case .paste(let emojis):
+            try container.encode(Kind.paste, forKey: .type)
+            try container.encode(emojis, forKey: .emojis)
+        case .duplicate(let ids, let offset):
+            try container.encode(Kind.duplicate, forKey: .type)
+            try container.encode(ids, forKey: .ids)
+            try container.encode(offset, forKey: .offset)
         case .rotate(let ids, let degrees):
             try container.encode(Kind.rotate, forKey: .type)
             try container.encode(ids, forKey: .ids)

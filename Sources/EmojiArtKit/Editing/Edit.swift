@@ -25,6 +25,11 @@ public enum Edit: Hashable, Sendable {
     case setEmojiOrder([EmojiIndex])
     /// Turn emojis clockwise by whole degrees (any sign); each rotation is kept within 0–359.
     case rotate(ids: [Int], degrees: Int)
+    /// Add emojis from a clipboard, on top in list order; they get the document's next ids.
+    case paste([NewEmoji])
+    /// Copy emojis (text, size, rotation), moved by `offset`, on top in drawing order; the copies
+    /// get the document's next ids, in the originals' drawing order.
+    case duplicate(ids: [Int], offset: Point)
 
     /// The action name users see after "Undo"/"Redo" (PRODUCT.md §1.3).
     public var actionName: String {
@@ -39,6 +44,8 @@ public enum Edit: Hashable, Sendable {
         case .reorder(_, let placement): placement.actionName
         case .setEmojiOrder: "Arrange"
         case .rotate: "Rotate"
+        case .paste: "Paste"
+        case .duplicate: "Duplicate"
         }
     }
 }
@@ -106,6 +113,41 @@ public enum ReorderPlacement: String, Hashable, Sendable, Codable, CaseIterable 
         case .forward: "Bring Forward"
         case .backward: "Send Backward"
         }
+    }
+}
+
+/// An emoji to add, for ``Edit/paste(_:)``: everything but the id, which the document gives it.
+public struct NewEmoji: Hashable, Sendable, Codable {
+    public var text: String
+    public var position: Point
+    public var size: Int
+    public var rotation: Int
+
+    public init(text: String, position: Point, size: Int, rotation: Int = 0) {
+        self.text = text
+        self.position = position
+        self.size = size
+        self.rotation = rotation
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case text, position, size, rotation
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(String.self, forKey: .text)
+        position = try container.decode(Point.self, forKey: .position)
+        size = try container.decode(Int.self, forKey: .size)
+        rotation = try container.decodeIfPresent(Int.self, forKey: .rotation) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(position, forKey: .position)
+        try container.encode(size, forKey: .size)
+        if rotation != 0 { try container.encode(rotation, forKey: .rotation) }
     }
 }
 

@@ -146,7 +146,56 @@ extension EmojiArtDocument {
                 emojis.update(id: id) { $0.rotation = Emoji.normalizedRotation($0.rotation + degrees) }
             }
             return .rotate(ids: ids, degrees: -degrees)
+
+        case .paste(let new):
+            guard !new.isEmpty else {
+                throw EmojiArtError(.unknownEmoji, "the edit names no emojis.", path: "emojis")
+            }
+            for (index, emoji) in new.enumerated() {
+                let path = "emojis[\(index)]"
+                try Emoji.validateText(emoji.text, path: path + ".text")
+                try Emoji.validatePosition(emoji.position, path: path + ".position")
+                try Emoji.validateSize(emoji.size, path: path + ".size")
+                try Emoji.validateRotation(emoji.rotation, path: path + ".rotation")
+            }
+            return try add(new)
+
+        case .duplicate(let ids, let offset):
+            try checkExisting(ids)
+            let span = 2 * DocumentLimits.coordinateRange.upperBound
+            guard (-span...span).contains(offset.x), (-span...span).contains(offset.y) else {
+                throw EmojiArtError(.outOfRange, "offset \(offset) is larger than the canvas.", path: "offset")
+            }
+            let chosen = Set(ids)
+            var copies: [NewEmoji] = []
+            copies.reserveCapacity(ids.count)
+            for emoji in emojis where chosen.contains(emoji.id) {
+                let position = Point(x: emoji.position.x + offset.x, y: emoji.position.y + offset.y)
+                try Emoji.validatePosition(position, path: "offset")
+                copies.append(
+                    NewEmoji(text: emoji.text, position: position, size: emoji.size, rotation: emoji.rotation))
+            }
+            return try add(copies)
         }
+    }
+
+    /// Adds checked emojis on top with the next ids; returns the edit that deletes them.
+    private mutating func add(_ new: [NewEmoji]) throws -> Edit {
+        try checkRoomFor(new.count)
+        guard DocumentLimits.idRange.contains(nextEmojiID + new.count - 1) else {
+            throw EmojiArtError(.outOfRange, "the document has run out of emoji ids.", path: "id")
+        }
+        var ids: [Int] = []
+        ids.reserveCapacity(new.count)
+        for emoji in new {
+            emojis.append(
+                Emoji(
+                    id: nextEmojiID, text: emoji.text, position: emoji.position, size: emoji.size,
+                    rotation: emoji.rotation))
+            ids.append(nextEmojiID)
+            nextEmojiID += 1
+        }
+        return .deleteEmojis(ids: ids)
     }
 
     private mutating func setSizes(_ sizes: [EmojiSize]) -> Edit {

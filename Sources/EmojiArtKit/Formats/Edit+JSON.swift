@@ -103,6 +103,17 @@ extension Edit {
                     return EmojiIndex(
                         id: try place.required("id").integer(), index: try place.required("index").integer())
                 })
+        case "paste":
+            self = .paste(
+                try edit.required("emojis").elements().map {
+                    let emoji = $0.resolved()
+                    return NewEmoji(
+                        text: try emoji.required("text").string(), position: try emoji.required("position").point(),
+                        size: try emoji.required("size").integer(),
+                        rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0)
+                })
+        case "duplicate":
+            self = .duplicate(ids: try edit.required("ids").integers(), offset: try edit.required("offset").point())
         case "rotate":
             self = .rotate(ids: try edit.required("ids").integers(), degrees: try edit.required("degrees").integer())
         case let other:
@@ -233,6 +244,38 @@ extension Edit {
                 writer.raw("}")
             }
             writer.raw("]")
+        case .paste(let emojis):
+            writer.string("paste")
+            writer.raw(",")
+            writer.key("emojis")
+            writer.raw("[")
+            for (index, emoji) in emojis.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw("{")
+                writer.key("text")
+                writer.string(emoji.text)
+                writer.raw(",")
+                writer.key("position")
+                writer.point(emoji.position)
+                writer.raw(",")
+                writer.key("size")
+                writer.integer(emoji.size)
+                if emoji.rotation != 0 {
+                    writer.raw(",")
+                    writer.key("rotation")
+                    writer.integer(emoji.rotation)
+                }
+                writer.raw("}")
+            }
+            writer.raw("]")
+        case .duplicate(let ids, let offset):
+            writer.string("duplicate")
+            writer.raw(",")
+            writer.key("ids")
+            writer.integers(ids)
+            writer.raw(",")
+            writer.key("offset")
+            writer.point(offset)
         case .rotate(let ids, let degrees):
             writer.string("rotate")
             writer.raw(",")

@@ -44,8 +44,8 @@ public struct DocumentPatch: Equatable, Sendable {
             switch edit {
             case .setBackground, .retitle:
                 break
-            case .addEmoji:
-                break  // its id is in firstNewID..<after.nextEmojiID, below
+            case .addEmoji, .paste, .duplicate:
+                break  // their ids are in firstNewID..<after.nextEmojiID, below
             case .moveEmojis(let ids, _), .resizeEmojis(let ids, _), .rotate(let ids, _):
                 changed += ids
             case .reorder(let ids, _):

@@ -51,23 +51,55 @@ export const formatDate = (iso) => {
   return Number.isNaN(date.getTime()) ? "" : absolute.format(date);
 };
 
+const NOTICE_MS = 5000;
+const NOTICE_WITH_ACTION_MS = 12000; // long enough to read the notice and reach its button
+
 /**
  * Shows a short message in the page's notice area (an element with id "notices").
- * kind: "info" | "error". Errors stay until dismissed; info fades after a few seconds.
+ * kind: "info" | "error". Errors stay until dismissed; info fades after a few seconds (longer
+ * with an `action`, a button {label, perform} such as Undo, which also dismisses the notice).
  */
-export function notify(message, { kind = "info", title } = {}) {
+export function notify(message, { kind = "info", title, action } = {}) {
   const area = document.getElementById("notices");
   if (!area) return;
   const close = el("button", { class: "notice-close", type: "button", "aria-label": "Dismiss", text: "×" });
+  const button = action ? el("button", { class: "button small notice-action", type: "button", text: action.label }) : null;
   const notice = el("div", { class: "notice notice-" + kind, role: kind === "error" ? "alert" : "status" },
     title ? el("strong", { class: "notice-title", text: title }) : null,
     el("span", { class: "notice-text", text: message }),
+    button,
     close);
   close.addEventListener("click", () => notice.remove());
+  button?.addEventListener("click", () => {
+    notice.remove();
+    action.perform();
+  });
   area.append(notice);
   while (area.children.length > 4) area.firstElementChild.remove();
-  if (kind !== "error") setTimeout(() => notice.remove(), 5000);
+  if (kind !== "error") setTimeout(() => notice.remove(), action ? NOTICE_WITH_ACTION_MS : NOTICE_MS);
   return notice;
+}
+
+/**
+ * Asks before something that can't simply be taken back: a modal dialog with the question, a
+ * Cancel button (focused, and what Escape does) and a button for `confirmLabel`. Resolves true
+ * only when that button is chosen.
+ */
+export function confirmAction({ title, message, confirmLabel }) {
+  const cancel = el("button", { class: "button", value: "cancel", text: "Cancel" });
+  const confirm = el("button", { class: "button danger", value: "confirm", text: confirmLabel });
+  const heading = el("h2", { id: "confirm-action-title", text: title });
+  const dialog = el("dialog", { class: "dialog", role: "alertdialog", "aria-labelledby": "confirm-action-title" },
+    el("form", { method: "dialog" }, heading, el("p", { text: message }), el("div", { class: "dialog-actions" }, cancel, confirm)));
+  document.body.append(dialog);
+  dialog.showModal();
+  cancel.focus();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => {
+      resolve(dialog.returnValue === "confirm");
+      dialog.remove();
+    });
+  });
 }
 
 /** Splits a string into grapheme clusters (one emoji each for palette strings). */

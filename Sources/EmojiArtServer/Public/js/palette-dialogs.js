@@ -3,7 +3,7 @@
 // import). Both are dialogs built here, so the editor page and the document browser share them;
 // both follow the live palette feed, so changes from other windows show while they are open.
 import * as api from "./api.js";
-import { el, graphemes, notify } from "./dom.js";
+import { confirmAction, el, graphemes, notify } from "./dom.js";
 import { containsEmoji, paletteFeed } from "./palettes.js";
 
 const SAVE_DELAY = 400; // ms of quiet typing before a name or typed emojis are saved
@@ -13,16 +13,37 @@ export function paletteError(error, title) {
   notify(error.message, { kind: "error", title });
 }
 
-/** Deletes a palette; the server refuses the last one, and that refusal is shown. */
+/**
+ * Deletes a palette after asking, and offers to undo it: Undo puts a palette with the same name
+ * and emojis back where it was. The server refuses the last palette, and that refusal is shown.
+ */
 export async function deletePalette(palette) {
+  const count = graphemes(palette.emojis).length;
+  const confirmed = await confirmAction({
+    title: "Delete Palette",
+    message: `Delete the palette “${palette.name}” and its ${count === 1 ? "1 emoji" : count + " emojis"}? You can undo this right after.`,
+    confirmLabel: "Delete",
+  });
+  if (!confirmed) return false;
+  const index = paletteFeed.palettes.findIndex((p) => p.id === palette.id);
   try {
     await api.deletePalette(palette.id);
-    notify(`Deleted the palette “${palette.name}”.`, { title: "Palettes" });
-    return true;
   } catch (error) {
     paletteError(error, "Couldn’t delete the palette");
     return false;
   }
+  notify(`Deleted the palette “${palette.name}”.`, {
+    title: "Palettes",
+    action: {
+      label: "Undo",
+      perform: () =>
+        api.createPalette(palette.name, { emojis: palette.emojis, index: Math.max(0, index) }).then(
+          () => notify(`Put back the palette “${palette.name}”.`, { title: "Palettes" }),
+          (error) => paletteError(error, "Couldn’t put the palette back"),
+        ),
+    },
+  });
+  return true;
 }
 
 /** Adds an empty "New" palette at `index` and opens it in the editor. */

@@ -14,6 +14,16 @@ export class BackgroundLayer {
     this.world = world;
     this.listeners = listeners;
     this.progress = root.querySelector(".background-progress");
+    // Whoever opens a document whose background failed is told, in every window: a note over the
+    // canvas that stays until dismissed (the window that set the address also gets an alert).
+    this.failedNote = root.querySelector(".background-failed");
+    this.failedReason = root.querySelector("#background-failed-reason");
+    this.dismissedFailure = null;
+    this.shownFailure = null;
+    this.failedNote?.querySelector("button").addEventListener("click", () => {
+      this.dismissedFailure = this.shownFailure;
+      this.failedNote.hidden = true;
+    });
     this.image = null;
     this.url = null; // the server's /api/images/… URL of the image drawn, or null
     this.size = null; // its pixel size (document points): {width, height}
@@ -30,6 +40,7 @@ export class BackgroundLayer {
     const fetching = status === "fetching";
     this.root.classList.toggle("background-loading", fetching);
     if (this.progress && this.progress.hidden === fetching) this.progress.hidden = !fetching;
+    this.showFailure(status === "failed" ? String(backgroundState.reason || "Couldn’t load the background image.") : null, backgroundState);
     const found = status === "found" && typeof backgroundState.imageURL === "string";
     const url = found ? backgroundState.imageURL : null;
     const width = found ? Number(backgroundState.width) || 0 : 0;
@@ -57,6 +68,15 @@ export class BackgroundLayer {
     this.sizeImage(width, height);
     image.src = url;
     this.world.insertBefore(image, this.world.firstChild);
+  }
+
+  showFailure(reason, backgroundState) {
+    if (!this.failedNote) return;
+    const key = reason === null ? null : JSON.stringify([backgroundState.url ?? "", reason]);
+    this.shownFailure = key;
+    const hidden = key === null || key === this.dismissedFailure;
+    if (!hidden && this.failedReason.textContent !== reason) this.failedReason.textContent = reason;
+    if (this.failedNote.hidden !== hidden) this.failedNote.hidden = hidden;
   }
 
   /** The image is drawn at its pixel size in document points, whatever the browser thinks. */

@@ -182,7 +182,8 @@ export class CanvasView {
 
   /** Makes `ids` the selection (those that exist), announcing it only when it changed. */
   setSelection(ids) {
-    const next = new Set([...ids].filter((id) => this.layer.has(id)));
+    // Negative ids are emojis drawn ahead of the server (offline): not there to edit yet.
+    const next = new Set([...ids].filter((id) => id >= 0 && this.layer.has(id)));
     const changed = next.size !== this.selection.size || [...next].some((id) => !this.selection.has(id));
     if (!changed) return;
     this.selection = next;

@@ -78,6 +78,7 @@ export class EmojiLayer {
       }
       if (!old || old.y !== emoji.y || old.size !== emoji.size) element.style.marginTop = -emoji.y - emoji.size / 2 + "px";
       if ((old?.rotation || 0) !== (emoji.rotation || 0)) element.style.rotate = emoji.rotation ? emoji.rotation + "deg" : "";
+      if (Boolean(old?.pending) !== Boolean(emoji.pending)) element.classList.toggle("pending", Boolean(emoji.pending));
       this.emojis.set(emoji.id, emoji);
       if (element !== cursor) this.layer.insertBefore(element, cursor);
       else cursor = cursor.nextSibling;

@@ -81,7 +81,7 @@ export class ActionManager {
   /** Handles a keydown: performs the action it is the shortcut of, if that applies now. */
   handleKey(event) {
     const action = this.actionForKey(event);
-    if (!action) return false;
+    if (!action || action.byBrowser) return false;
     event.preventDefault();
     if (!event.repeat || action.group === "Arrange" || action.group === "View") this.perform(action.name, event);
     return true;

@@ -25,8 +25,10 @@ const nudge = (name, label, key, dx, dy) => ({
 /**
  * `label` names the action in the shortcuts panel; `currentLabel`, when there is one, names it on
  * buttons and in the menu as things are now ("Undo Move"). `menu`: offered by the context menu.
+ * `byBrowser`: the browser turns its keys into an event of its own (copy, cut, paste) that the
+ * editor handles, so the key itself is left alone.
  * @type {Array<{name: string, label: string, currentLabel?: (editor) => string, group: string,
- *   keys?: string[], hint?: string, menu?: boolean, predicate?: (editor) => boolean,
+ *   keys?: string[], hint?: string, menu?: boolean, byBrowser?: boolean, predicate?: (editor) => boolean,
  *   perform: (editor, event?) => void}>}
  */
 export const ACTIONS = [
@@ -58,6 +60,46 @@ export const ACTIONS = [
     menu: true,
     predicate: (editor) => editor.canEdit && editor.hasSelection,
     perform: (editor) => editor.deleteSelection(),
+  },
+  {
+    name: "cut",
+    label: "Cut",
+    group: "Edit",
+    keys: ["Mod+X"],
+    byBrowser: true,
+    menu: true,
+    predicate: (editor) => editor.canEdit && editor.hasSelection,
+    perform: (editor) => editor.clipboardCommand("cut"),
+  },
+  {
+    name: "copy",
+    label: "Copy",
+    group: "Edit",
+    keys: ["Mod+C"],
+    byBrowser: true,
+    menu: true,
+    predicate: (editor) => editor.hasSelection,
+    perform: (editor) => editor.clipboardCommand("copy"),
+  },
+  {
+    name: "paste",
+    label: "Paste",
+    group: "Edit",
+    keys: ["Mod+V"],
+    byBrowser: true,
+    hint: "emojis from EmojiArt or as text; an image or its address sets the background",
+    menu: true,
+    predicate: (editor) => editor.canEdit,
+    perform: (editor) => editor.pasteFromClipboard(),
+  },
+  {
+    name: "duplicate",
+    label: "Duplicate",
+    group: "Edit",
+    keys: ["Mod+D"],
+    menu: true,
+    predicate: (editor) => editor.canEdit && editor.hasSelection,
+    perform: (editor) => editor.duplicateSelection(),
   },
   {
     name: "selectAll",

@@ -15,12 +15,16 @@ import { ShareDialog } from "../share.js";
 import { ActionManager } from "./action-manager.js";
 import { ACTIONS } from "./actions.js";
 import { BackgroundNotices } from "./background-notices.js";
+import { emojisInText, readFragment, writeFragment } from "./clipboard.js";
+import { predict } from "./prediction.js";
 import { ContextMenu } from "./context-menu.js";
 import { ShortcutsPanel } from "./shortcuts-panel.js";
 
 const COORDINATE_LIMIT = 1_000_000;
 const ARROW_GESTURE_MS = 1000; // arrow presses this close together are one undo step
 const NEW_EMOJI_SCREEN_SIZE = 40; // px: a new emoji's size on screen at the zoom it is added at
+const PASTE_STEP = 16; // screen px: each paste or duplicate lands this far right and down of the last
+const CREATED_REMEMBERED = 64; // versions whose new ids are kept, to select what a paste made
 
 /**
  * A dropped or pasted URL may be an image-search result link that carries the image's real
@@ -72,6 +76,12 @@ export class DocumentEditor {
     this.arrowTimer = 0;
     this.viewTimer = 0;
     this.sharing = null;
+    /** version → [first new id, next id]: the emojis each recent change added (to select what we pasted). */
+    this.created = new Map();
+    /** Edit batches made while offline, drawn ahead of the server (./prediction.js). */
+    this.predicted = [];
+    /** The last paste: which clipboard content, and how many times in a row it was pasted. */
+    this.lastPaste = { key: null, count: 0 };
     const $ = (id) => document.getElementById(id);
     this.$ = $;
     this.titleInput = $("doc-title");
@@ -122,7 +132,9 @@ export class DocumentEditor {
         },
         change: (message) => {
           try {
+            const firstNew = this.state.nextEmojiId;
             this.state = applyChange(this.state, message);
+            this.rememberCreated(message.version, firstNew, this.state.nextEmojiId);
           } catch {
             this.live.resynchronize(); // cannot happen with a correct server: start again from a snapshot
             return;
@@ -177,15 +189,17 @@ export class DocumentEditor {
 
   // MARK: - Rendering
 
-  /** Shows `next` (the whole state) at once. */
+  /** Shows `next` (the server's whole state, with any offline edits drawn over it) at once. */
   render(next) {
     this.state = next;
     this.renderScheduled = false;
+    const shown = this.predicted.length ? predict(next, this.predicted.map((entry) => entry.edits)) : next;
     document.body.dataset.version = String(next.version);
-    document.title = next.title + " — EmojiArt";
-    if (document.activeElement !== this.titleInput) this.titleInput.value = next.title;
+    document.body.dataset.pending = String(this.predicted.length);
+    document.title = shown.title + " — EmojiArt";
+    if (document.activeElement !== this.titleInput) this.titleInput.value = shown.title;
     this.titleInput.disabled = this.gone || this.readOnly;
-    this.canvas.render(next);
+    this.canvas.render(shown);
     this.backgroundNotices.rendered(next.backgroundState || { status: "none" }, next.background);
     this.actions.refresh();
   }
@@ -227,7 +241,13 @@ export class DocumentEditor {
       this.setStatus("offline", text, `Not connected to the server; trying again in ${seconds} s. Click to retry now.`);
     }
     this.statusBox.dataset.waiting = String(waiting);
+    const wasOnline = this.online;
     this.online = connection === "online";
+    if (this.online && !wasOnline && this.predicted.length) {
+      // Back: the server's answers to what was waiting replace what this window drew meanwhile.
+      this.predicted = [];
+      if (this.state) this.render(this.state);
+    }
     this.actions.refresh();
   }
 
@@ -261,7 +281,19 @@ export class DocumentEditor {
     if (!this.canEdit) return Promise.resolve();
     const body = { type: "edit", baseVersion: this.state.version, edits };
     if (gesture) body.gesture = gesture;
-    return this.live.request(body).catch((error) => this.refused(error));
+    const request = this.live.request(body).catch((error) => this.refused(error));
+    if (this.online) return request;
+    // Offline: draw it now, marked pending; the gesture that made it can let go of its feedback.
+    const entry = { edits };
+    this.predicted.push(entry);
+    request.finally(() => {
+      const index = this.predicted.indexOf(entry);
+      if (index < 0) return;
+      this.predicted.splice(index, 1);
+      this.scheduleRender();
+    });
+    this.render(this.state);
+    return Promise.resolve(undefined);
   }
 
   addEmoji(text, point) {
@@ -287,6 +319,133 @@ export class DocumentEditor {
   turnSelection(degrees) {
     const ids = [...this.canvas.selection];
     this.perform(turnEdits(ids, degrees, this.canvas.turnMoves(ids, degrees)));
+  }
+
+  // MARK: - Clipboard (./clipboard.js)
+
+  rememberCreated(version, first, next) {
+    if (next > first) this.created.set(version, [first, next]);
+    if (this.created.size > CREATED_REMEMBERED) this.created.delete(this.created.keys().next().value);
+  }
+
+  /** Selects the emojis the change at `version` added, once it is drawn. */
+  selectCreated(version) {
+    const range = this.created.get(version);
+    if (!range) return;
+    const [first, next] = range;
+    this.render(this.state); // draw it now, not at the next frame, so the new emojis can be selected
+    this.canvas.setSelection(this.state.emojis.filter((emoji) => emoji.id >= first && emoji.id < next).map((emoji) => emoji.id));
+  }
+
+  /** The selected emojis as the state has them, in drawing order. */
+  selectedEmojis() {
+    const selection = this.canvas.selection;
+    return this.state ? this.state.emojis.filter((emoji) => selection.has(emoji.id)) : [];
+  }
+
+  /** The offset, in document points, of the next paste of `key` (or a duplicate): a cascade. */
+  nextPasteStep(key) {
+    this.lastPaste = this.lastPaste.key === key ? { key, count: this.lastPaste.count + 1 } : { key, count: 1 };
+    const step = Math.max(1, Math.round(PASTE_STEP / this.canvas.zoom));
+    return { x: step * this.lastPaste.count, y: -step * this.lastPaste.count };
+  }
+
+  /**
+   * Adds copied emojis: where they were, moved one step (and one more for each paste of the
+   * same in a row) — or, when that place is out of view, around the middle of the view.
+   */
+  pasteEmojis(emojis, key) {
+    if (!this.canEdit) return;
+    const xs = emojis.map((emoji) => emoji.x);
+    const ys = emojis.map((emoji) => emoji.y);
+    const middle = { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
+    const visible = this.canvas.viewport.visibleWorldRect();
+    const inView =
+      middle.x >= visible.left && middle.x <= visible.left + visible.width && -middle.y >= visible.top && -middle.y <= visible.top + visible.height;
+    const step = this.nextPasteStep(key);
+    const centre = this.canvas.visibleCentre();
+    const shift = inView ? step : { x: Math.round(centre.x - middle.x) + step.x, y: Math.round(centre.y - middle.y) + step.y };
+    const clampCoordinate = (v) => Math.max(-COORDINATE_LIMIT, Math.min(COORDINATE_LIMIT, v));
+    const pasted = emojis.map(({ text, x, y, size, rotation }) => ({
+      text,
+      position: { x: clampCoordinate(x + shift.x), y: clampCoordinate(y + shift.y) },
+      size,
+      rotation: (((rotation || 0) % 360) + 360) % 360,
+    }));
+    return this.perform([{ type: "paste", emojis: pasted }]).then((version) => version && this.selectCreated(version));
+  }
+
+  /** Adds emojis typed or copied as text, in a row around the middle of the view. */
+  pasteText(texts) {
+    const size = Math.min(1024, Math.max(1, Math.round(NEW_EMOJI_SCREEN_SIZE / this.canvas.zoom)));
+    const centre = this.canvas.visibleCentre();
+    const gap = Math.round(size * 1.25);
+    const start = centre.x - (gap * (texts.length - 1)) / 2;
+    const emojis = texts.map((text, i) => ({ text, x: Math.round(start + i * gap), y: Math.round(centre.y), size }));
+    return this.pasteEmojis(emojis, null);
+  }
+
+  /**
+   * Handles pasted data (a paste event's DataTransfer, or what the clipboard API read): an
+   * EmojiArt fragment, emojis as text, or — as a drop does — an image or an image address.
+   */
+  paste(data) {
+    if (this.readOnly) {
+      notify("You can view this document but not change it.", { title: "View only" });
+      return;
+    }
+    const get = (type) => data.getData(type) || "";
+    const fragment = readFragment(get);
+    if (fragment) return this.pasteEmojis(fragment, JSON.stringify(fragment));
+    const text = get("text/plain").trim();
+    const emojis = text && !Array.from(data.files || []).length ? emojisInText(text) : null;
+    if (emojis) return this.pasteText(emojis);
+    if (text && !/^(https?:\/\/|data:image\/)/i.test(text) && !get("text/uri-list")) {
+      notify("The clipboard holds text that isn’t emojis. Paste emojis, an image, or an image’s address.", { kind: "error", title: "Paste" });
+      return;
+    }
+    return this.receive(data, this.canvas.visibleCentre());
+  }
+
+  /** Copies the selection to the clipboard of a copy or cut event; false when there is none. */
+  copyTo(data) {
+    const emojis = this.selectedEmojis();
+    if (!emojis.length) return false;
+    writeFragment(data, emojis);
+    this.lastPaste = { key: null, count: 0 };
+    return true;
+  }
+
+  /** Copy or Cut chosen from a menu: the browser's own copy, which the copy/cut listeners fill. */
+  clipboardCommand(command) {
+    if (!document.execCommand(command)) notify("The browser didn’t allow that; use the keyboard shortcut.", { title: "Clipboard" });
+  }
+
+  /** Paste chosen from a menu: the clipboard is read through the clipboard API (it may ask first). */
+  async pasteFromClipboard() {
+    let items;
+    try {
+      items = await navigator.clipboard.read();
+    } catch {
+      notify("The browser didn’t let the page read the clipboard; press Ctrl+V instead.", { title: "Paste" });
+      return;
+    }
+    const strings = new Map();
+    const files = [];
+    for (const item of items) {
+      for (const type of item.types) {
+        const blob = await item.getType(type);
+        if (type.startsWith("image/")) files.push(new File([blob], "pasted", { type }));
+        else strings.set(type.replace(/^web /, ""), await blob.text());
+      }
+    }
+    this.paste({ getData: (type) => strings.get(type) || "", files });
+  }
+
+  duplicateSelection() {
+    const ids = [...this.canvas.selection];
+    const offset = this.nextPasteStep("duplicate:" + ids.join(","));
+    this.perform([{ type: "duplicate", ids, offset }]).then((version) => version && this.selectCreated(version));
   }
 
   /** Whether reordering the selection `to` would change the drawing order. */
@@ -467,11 +626,21 @@ export class DocumentEditor {
       if (event.target.closest?.("dialog[open]")) return;
       this.actions.handleKey(event);
     });
-    // Paste works like drop, at the middle of what is visible.
+    // The clipboard: Ctrl+C, Ctrl+X and Ctrl+V arrive as the browser's copy, cut and paste events.
+    document.addEventListener("copy", (event) => {
+      if (isTyping(event.target) || !this.state || !event.clipboardData) return;
+      if (this.copyTo(event.clipboardData)) event.preventDefault();
+    });
+    document.addEventListener("cut", (event) => {
+      if (isTyping(event.target) || !this.state || !event.clipboardData) return;
+      if (!this.copyTo(event.clipboardData)) return;
+      event.preventDefault();
+      if (this.canEdit) this.deleteSelection();
+    });
     document.addEventListener("paste", (event) => {
       if (isTyping(event.target) || !this.state || !event.clipboardData) return;
       event.preventDefault();
-      this.receive(event.clipboardData, this.canvas.visibleCentre());
+      this.paste(event.clipboardData);
     });
     // Dropping outside the canvas should not navigate away from the editor.
     document.addEventListener("dragover", (event) => event.preventDefault());

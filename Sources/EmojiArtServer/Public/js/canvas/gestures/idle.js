@@ -13,8 +13,10 @@ export class Idle extends GestureState {
     } else if (event.target.closest(".rotate-handle") && canvas.selection.size && !canvas.readOnly) {
       this.transition("rotating", { event });
     } else {
+      // An emoji drawn ahead of the server (offline, negative id) can't be edited yet: like empty canvas.
       const emoji = event.target.closest(".emoji");
-      this.transition("pointing", { event, id: emoji ? Number(emoji.dataset.id) : null });
+      const id = emoji ? Number(emoji.dataset.id) : null;
+      this.transition("pointing", { event, id: id !== null && id >= 0 ? id : null });
     }
   }
 }
