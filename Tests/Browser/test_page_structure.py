@@ -26,6 +26,6 @@ def test_each_gesture_state_is_its_own_module():
 
 
 def test_the_canvas_is_split_by_job():
-    for part in ("viewport.js", "emoji-layer.js", "selection-overlay.js", "background-layer.js", "canvas.js"):
+    for part in ("viewport.js", "emoji-layer.js", "selection-overlay.js", "background-layer.js", "wheel-input.js", "canvas.js"):
         assert (JS / "canvas" / part).is_file(), part
     assert len((JS / "canvas" / "canvas.js").read_text().splitlines()) < 400

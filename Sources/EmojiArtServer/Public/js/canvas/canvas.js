@@ -16,10 +16,9 @@ import { Rotating } from "./gestures/rotating.js";
 import { Translating } from "./gestures/translating.js";
 import { SelectionOverlay } from "./selection-overlay.js";
 import { boundsOf, clamp, Viewport } from "./viewport.js";
+import { WheelInput } from "./wheel-input.js";
 
 const GESTURES = [Idle, Pointing, Translating, Brushing, Resizing, Rotating, Panning, Pinching];
-const WHEEL_RESIZE_MS = 350; // Alt+wheel steps this close together are one resize
-const WHEEL_SNAPSHOT_MS = 250;
 
 export class CanvasView {
   /**
@@ -50,13 +49,21 @@ export class CanvasView {
     /** @type {Map<number, {x: number, y: number}>} the pointers pressed on the canvas */
     this.pointers = new Map();
     this.gestures = new GestureMachine(this, GESTURES);
-    this.wheelResize = null;
+    this.wheel = new WheelInput(this);
     this.listen();
     this.viewport.apply();
   }
 
   listen() {
     const root = this.root;
+    // The canvas never scrolls: focusing an emoji near its edge must not shift everything.
+    root.addEventListener("scroll", () => {
+      root.scrollTop = 0;
+      root.scrollLeft = 0;
+    });
+    root.addEventListener("focusin", (e) => {
+      if (e.target.classList?.contains("emoji")) this.layer.setActive(Number(e.target.dataset.id));
+    });
     root.addEventListener("pointerdown", (e) => this.pointerDown(e));
     root.addEventListener("pointermove", (e) => this.pointerMove(e));
     root.addEventListener("pointerup", (e) => this.pointerUp(e, true));
@@ -79,7 +86,7 @@ export class CanvasView {
         : this.selection.size ? this.overlay.centreClient() : { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
       this.handlers.contextMenu?.(point);
     });
-    root.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+    root.addEventListener("wheel", (e) => this.wheel.turned(e), { passive: false });
     root.addEventListener("dragover", (e) => this.dragOver(e));
     root.addEventListener("dragleave", () => root.classList.remove("drop-target"));
     root.addEventListener("drop", (e) => this.dropped(e));
@@ -198,6 +205,24 @@ export class CanvasView {
     this.setSelection([]);
   }
 
+  /** The emoji that has the keyboard focus, or null. */
+  get focusedId() {
+    const element = document.activeElement;
+    return element?.classList?.contains("emoji") && this.root.contains(element) ? Number(element.dataset.id) : null;
+  }
+
+  /** Moves the keyboard focus to the next emoji in a direction, or to the one in the tab order. */
+  focusTowards(direction) {
+    const from = this.focusedId;
+    const to = from === null ? this.layer.activeId : this.layer.neighbour(from, direction);
+    if (to !== null) this.layer.focus(to);
+    return to;
+  }
+
+  focusEmoji(id) {
+    this.layer.focus(id);
+  }
+
   selectedBoxes() {
     return [...this.selection].map((id) => this.layer.box(id)).filter(Boolean);
   }
@@ -278,7 +303,11 @@ export class CanvasView {
   pointerDown(event) {
     if (event.pointerType === "mouse" && event.button !== 0 && event.button !== 1) return;
     if (event.target.closest(".canvas-overlay-ui")) return;
-    if (event.button === 1) event.preventDefault(); // no autoscroll
+    // The canvas takes the focus itself (a pressed emoji gets it), without the browser's scrolling.
+    event.preventDefault();
+    const pressed = event.target.closest(".emoji");
+    if (pressed && Number(pressed.dataset.id) >= 0) this.layer.focus(Number(pressed.dataset.id));
+    else if (!this.root.contains(document.activeElement) || document.activeElement === document.body) this.root.focus({ preventScroll: true });
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     try {
       this.root.setPointerCapture(event.pointerId);
@@ -305,44 +334,6 @@ export class CanvasView {
     if (!this.pointers.delete(event.pointerId)) return;
     if (commit) this.gestures.current.onPointerUp(event);
     else this.gestures.cancel();
-  }
-
-  // MARK: - Wheel: scrolling pans, Ctrl/⌘ (or a trackpad pinch) zooms around the pointer, Alt resizes the selection
-
-  wheel(event) {
-    event.preventDefault();
-    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.viewport.height : 1;
-    let dx = clamp(event.deltaX * unit, -600, 600);
-    let dy = clamp(event.deltaY * unit, -600, 600);
-    if (event.altKey && !event.ctrlKey && !event.metaKey) {
-      if (this.selection.size && !this.readOnly) this.wheelResizeBy(dy || dx);
-      return;
-    }
-    this.layer.beginSnapshot();
-    clearTimeout(this.wheelTimer);
-    this.wheelTimer = setTimeout(() => {
-      this.layer.endSnapshot();
-      this.viewport.finished();
-    }, WHEEL_SNAPSHOT_MS);
-    if (event.ctrlKey || event.metaKey) {
-      // A trackpad pinch arrives as Ctrl+wheel with small deltas; a mouse wheel notch is ~100.
-      this.viewport.zoomAround(Math.exp(-clamp(dy, -300, 300) * 0.01), event.clientX, event.clientY, { notify: false });
-    } else {
-      if (event.shiftKey && !dx) [dx, dy] = [dy, 0]; // Shift+wheel scrolls sideways
-      this.viewport.panBy(-dx, -dy, { notify: false });
-    }
-  }
-
-  wheelResizeBy(delta) {
-    const w = this.wheelResize ?? (this.wheelResize = { ids: [...this.selection], scale: 1, timer: 0 });
-    w.scale = clamp(w.scale * Math.exp(-clamp(delta, -300, 300) * 0.002), 1 / 64, 64);
-    this.layer.showScale(w.ids, w.scale);
-    this.overlay.setFeedback({ scale: w.scale });
-    clearTimeout(w.timer);
-    w.timer = setTimeout(() => {
-      this.wheelResize = null;
-      this.commitResize(w.ids, w.scale);
-    }, WHEEL_RESIZE_MS);
   }
 
   // MARK: - Drop

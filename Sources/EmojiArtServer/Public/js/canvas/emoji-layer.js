@@ -1,10 +1,15 @@
 // The emoji layer: one element per emoji inside the world, kept in the document's drawing order,
-// plus the bitmap that stands in for them while a big document is panned or zoomed.
+// plus the bitmap that stands in for them while a big document is panned or zoomed. For the
+// keyboard and screen readers the layer is a multi-select listbox: each emoji is an option with
+// a label ("🐶 dog face at 120, −40, size 64"), and one of them at a time is in the tab order
+// (a roving tabindex).
 //
 // The emojis are grid items stacked in one cell and placed by their margins rather than
 // absolutely positioned or transformed: Chrome gives every positioned or transformed element its
 // own paint layer, and 5,000 of those make each frame slow. An emoji's element is EMOJI_WIDTH em
 // wide and 1 em high, centred on the emoji's point, so its box follows from the document alone.
+
+import { emojiLabel } from "./emoji-label.js";
 
 export const EMOJI_WIDTH = 1.25; // em: an emoji glyph's advance is about 1.0–1.25 em in the common emoji fonts
 const SNAPSHOT_MIN_EMOJIS = 300; // below this, pan and zoom move the elements themselves
@@ -50,6 +55,7 @@ export class EmojiLayer {
     this.order = []; // the rendered emojis in drawing order
     this.snapshot = null; // while panning or zooming a big document: {left, top, width, height, zoom}
     this.sprites = new Map(); // emoji text → a canvas with it drawn at SPRITE_SIZE
+    this.activeId = null; // the emoji in the tab order
     this.snapshotCanvas = document.createElement("canvas");
     this.snapshotCanvas.className = "snapshot";
     this.snapshotCanvas.hidden = true;
@@ -69,7 +75,13 @@ export class EmojiLayer {
         element = document.createElement("span");
         element.className = "emoji";
         element.dataset.id = String(emoji.id);
+        element.setAttribute("role", "option");
+        element.setAttribute("aria-selected", "false");
+        element.tabIndex = -1;
         this.elements.set(emoji.id, element);
+      }
+      if (!old || old.text !== emoji.text || old.x !== emoji.x || old.y !== emoji.y || old.size !== emoji.size || old.rotation !== emoji.rotation) {
+        element.setAttribute("aria-label", emojiLabel(emoji));
       }
       if (!old || old.text !== emoji.text) element.textContent = emoji.text;
       if (!old || old.size !== emoji.size) element.style.fontSize = emoji.size + "px";
@@ -83,8 +95,10 @@ export class EmojiLayer {
       if (element !== cursor) this.layer.insertBefore(element, cursor);
       else cursor = cursor.nextSibling;
     }
+    let focusLost = false;
     for (const [id, element] of this.elements) {
       if (!seen.has(id)) {
+        if (element === document.activeElement) focusLost = true;
         element.remove();
         this.elements.delete(id);
         this.emojis.delete(id);
@@ -92,6 +106,28 @@ export class EmojiLayer {
     }
     if (this.snapshot) this.drawSnapshot();
     else if (emojis.length >= SNAPSHOT_MIN_EMOJIS) this.prepareSprites();
+    // A listbox must hold options: without emojis the layer is just an element.
+    if (emojis.length && this.layer.getAttribute("role") !== "listbox") this.layer.setAttribute("role", "listbox");
+    else if (!emojis.length && this.layer.hasAttribute("role")) this.layer.removeAttribute("role");
+    if (!this.emojis.has(this.activeId)) this.setActive(emojis.find((emoji) => emoji.id >= 0)?.id ?? null);
+    // The focused emoji went (deleted): the keyboard carries on from the one now in the tab order.
+    if (focusLost) (this.elements.get(this.activeId) ?? this.layer.closest("[tabindex='0']"))?.focus({ preventScroll: true });
+  }
+
+  /** Puts emoji `id` (or none) in the tab order: Tab from the canvas reaches it. */
+  setActive(id) {
+    if (id === this.activeId && (id === null || this.elements.get(id)?.tabIndex === 0)) return;
+    const previous = this.elements.get(this.activeId);
+    if (previous) previous.tabIndex = -1;
+    this.activeId = id;
+    const element = this.elements.get(id);
+    if (element) element.tabIndex = 0;
+  }
+
+  /** Moves the keyboard focus to emoji `id`. */
+  focus(id) {
+    this.setActive(id);
+    this.elements.get(id)?.focus({ preventScroll: true });
   }
 
   has(id) {
@@ -119,8 +155,36 @@ export class EmojiLayer {
   markSelected(selection) {
     for (const [id, element] of this.elements) {
       const selected = selection.has(id);
-      if (element.classList.contains("selected") !== selected) element.classList.toggle("selected", selected);
+      if (element.classList.contains("selected") !== selected) {
+        element.classList.toggle("selected", selected);
+        element.setAttribute("aria-selected", String(selected));
+      }
     }
+  }
+
+  /**
+   * The nearest emoji from `id` in a direction ("left", "right", "up", "down" on screen): among
+   * those whose centre lies that way, the one closest, counting sideways distance double.
+   */
+  neighbour(id, direction) {
+    const from = this.emojis.get(id);
+    if (!from) return null;
+    let best = null;
+    let bestScore = Infinity;
+    for (const emoji of this.order) {
+      if (emoji.id === id || emoji.id < 0) continue;
+      const dx = emoji.x - from.x;
+      const dy = from.y - emoji.y; // screen y grows downwards
+      const along = { left: -dx, right: dx, up: -dy, down: dy }[direction];
+      const across = direction === "left" || direction === "right" ? Math.abs(dy) : Math.abs(dx);
+      if (along <= 0) continue;
+      const score = along + 2 * across;
+      if (score < bestScore) {
+        bestScore = score;
+        best = emoji.id;
+      }
+    }
+    return best;
   }
 
   // MARK: - Live feedback while a gesture runs (the document changes only when it ends)

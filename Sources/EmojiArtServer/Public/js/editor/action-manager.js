@@ -78,12 +78,25 @@ export class ActionManager {
     return this.actions.find((action) => action.keys?.some((key) => matchesShortcut(key, event))) ?? null;
   }
 
-  /** Handles a keydown: performs the action it is the shortcut of, if that applies now. */
+  /**
+   * Handles a keydown: performs the action it is the shortcut of, if that applies now. Where
+   * several actions share a key (arrows move the focus, or nudge a selection), the first that
+   * applies has it.
+   */
   handleKey(event) {
-    const action = this.actionForKey(event);
-    if (!action || action.byBrowser) return false;
+    const matching = this.actions.filter((action) => action.keys?.some((key) => matchesShortcut(key, event)));
+    if (!matching.length || matching.some((action) => action.byBrowser)) return false;
+    const action = matching.find((candidate) => this.applies(candidate));
+    if (!action) {
+      // Ours but not now: a Ctrl/⌘ shortcut still isn't the browser's (Ctrl+D would bookmark the
+      // page); a plain key (Enter on a button, Space in a list) does what it does there.
+      if (event.ctrlKey || event.metaKey) event.preventDefault();
+      return false;
+    }
     event.preventDefault();
-    if (!event.repeat || action.group === "Arrange" || action.group === "View") this.perform(action.name, event);
+    if (!event.repeat || action.group === "Arrange" || action.group === "View" || action.group === "Select") {
+      this.perform(action.name, event);
+    }
     return true;
   }
 

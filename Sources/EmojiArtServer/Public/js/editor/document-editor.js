@@ -7,6 +7,7 @@
 // offline, because the shared history may have moved on.
 import * as api from "../api.js";
 import { CanvasView, isTyping } from "../canvas/canvas.js";
+import { emojiLabel } from "../canvas/emoji-label.js";
 import { notify } from "../dom.js";
 import { exportMenu } from "../export-menu.js";
 import { applyChange, LiveConnection } from "../live.js";
@@ -19,6 +20,7 @@ import { emojisInText, readFragment, writeFragment } from "./clipboard.js";
 import { predict } from "./prediction.js";
 import { ContextMenu } from "./context-menu.js";
 import { ShortcutsPanel } from "./shortcuts-panel.js";
+import { ToolbarFold } from "./toolbar-fold.js";
 
 const COORDINATE_LIMIT = 1_000_000;
 const ARROW_GESTURE_MS = 1000; // arrow presses this close together are one undo step
@@ -113,7 +115,7 @@ export class DocumentEditor {
       showFailure: (reason) => this.showBackgroundAlert(reason),
     });
     this.palettes = new PaletteBar($("palette-bar"), {
-      pick: (emoji) => this.addEmoji(emoji, this.canvas.visibleCentre()),
+      pick: (emoji) => this.addEmoji(emoji, this.canvas.visibleCentre()).then((version) => version && this.selectCreated(version, { focus: true })),
       place: (emoji, x, y) => {
         const rect = $("canvas").getBoundingClientRect();
         if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) this.addEmoji(emoji, this.canvas.documentPoint(x, y));
@@ -281,7 +283,13 @@ export class DocumentEditor {
     if (!this.canEdit) return Promise.resolve();
     const body = { type: "edit", baseVersion: this.state.version, edits };
     if (gesture) body.gesture = gesture;
-    const request = this.live.request(body).catch((error) => this.refused(error));
+    const request = this.live.request(body).then(
+      (version) => {
+        this.announceDone(edits, version);
+        return version;
+      },
+      (error) => this.refused(error),
+    );
     if (this.online) return request;
     // Offline: draw it now, marked pending; the gesture that made it can let go of its feedback.
     const entry = { edits };
@@ -309,16 +317,68 @@ export class DocumentEditor {
 
   /** Moves the selection; presses in quick succession are one gesture, so one undo step. */
   nudgeSelection(dx, dy) {
-    this.arrowGesture ??= "keys-" + Math.random().toString(36).slice(2);
+    this.perform([{ type: "moveEmojis", ids: [...this.canvas.selection], offset: { x: dx, y: dy } }], this.keyGesture("move"));
+  }
+
+  /** The gesture key for a run of key presses of one kind (moves, or resizes) close together. */
+  keyGesture(kind) {
+    if (this.arrowGesture?.kind !== kind) this.arrowGesture = { kind, key: `keys-${kind}-` + Math.random().toString(36).slice(2) };
     clearTimeout(this.arrowTimer);
     this.arrowTimer = setTimeout(() => (this.arrowGesture = null), ARROW_GESTURE_MS);
-    this.perform([{ type: "moveEmojis", ids: [...this.canvas.selection], offset: { x: dx, y: dy } }], this.arrowGesture);
+    return this.arrowGesture.key;
   }
 
   /** Turns the selection about its middle (each emoji about its own centre when it is alone). */
   turnSelection(degrees) {
     const ids = [...this.canvas.selection];
     this.perform(turnEdits(ids, degrees, this.canvas.turnMoves(ids, degrees)));
+  }
+
+  // MARK: - What a screen reader hears after a change this window made
+
+  announce(text) {
+    const region = this.$("announcer");
+    region.textContent = "";
+    requestAnimationFrame(() => (region.textContent = text)); // a new node, so the same words are read again
+  }
+
+  /** Says what the edits made at `version` did, in words: "Moved to 20, −5", "Added 🐶 dog face at 0, 0, size 40". */
+  announceDone(edits, version) {
+    const state = this.state;
+    if (!state || !edits.length) return;
+    const range = this.created.get(version);
+    const byId = new Map(state.emojis.map((emoji) => [emoji.id, emoji]));
+    const described = (ids) => (ids.length === 1 && byId.has(ids[0]) ? emojiLabel(byId.get(ids[0])) : `${ids.length} emojis`);
+    const plural = (count) => (count === 1 ? "1 emoji" : `${count} emojis`);
+    const edit = edits[0];
+    let text;
+    switch (edit.type) {
+      case "addEmoji":
+      case "paste":
+      case "duplicate": {
+        const ids = range ? state.emojis.filter((e) => e.id >= range[0] && e.id < range[1]).map((e) => e.id) : [];
+        text = (edit.type === "addEmoji" ? "Added " : edit.type === "paste" ? "Pasted " : "Duplicated: ") + described(ids);
+        break;
+      }
+      case "moveEmojis":
+        text = "Moved " + described(edit.ids);
+        break;
+      case "resizeEmojis":
+        text = "Resized " + described(edit.ids);
+        break;
+      case "rotate":
+        text = "Turned " + described(edit.ids);
+        break;
+      case "deleteEmojis":
+        text = "Deleted " + plural(edit.ids.length);
+        break;
+      case "reorder":
+        text = (state.undoActionName || "Arranged") + ": " + plural(edit.ids.length);
+        break;
+      default:
+        text = state.undoActionName || "";
+    }
+    if (text) this.announce(text);
   }
 
   // MARK: - Clipboard (./clipboard.js)
@@ -328,13 +388,15 @@ export class DocumentEditor {
     if (this.created.size > CREATED_REMEMBERED) this.created.delete(this.created.keys().next().value);
   }
 
-  /** Selects the emojis the change at `version` added, once it is drawn. */
-  selectCreated(version) {
+  /** Selects the emojis the change at `version` added, once it is drawn (and focuses the first). */
+  selectCreated(version, { focus = false } = {}) {
     const range = this.created.get(version);
     if (!range) return;
     const [first, next] = range;
     this.render(this.state); // draw it now, not at the next frame, so the new emojis can be selected
-    this.canvas.setSelection(this.state.emojis.filter((emoji) => emoji.id >= first && emoji.id < next).map((emoji) => emoji.id));
+    const ids = this.state.emojis.filter((emoji) => emoji.id >= first && emoji.id < next).map((emoji) => emoji.id);
+    this.canvas.setSelection(ids);
+    if (focus && ids.length) this.canvas.focusEmoji(ids[0]);
   }
 
   /** The selected emojis as the state has them, in drawing order. */
@@ -462,8 +524,9 @@ export class DocumentEditor {
     this.perform([{ type: "reorder", ids: [...this.canvas.selection], to }]);
   }
 
+  /** Resizes the selection; presses in quick succession are one undo step, as with nudging. */
   scaleSelection(scale) {
-    this.perform([{ type: "resizeEmojis", ids: [...this.canvas.selection], scale }]);
+    this.perform([{ type: "resizeEmojis", ids: [...this.canvas.selection], scale }], this.keyGesture("scale"));
   }
 
   undo() {
@@ -610,6 +673,7 @@ export class DocumentEditor {
   start() {
     const $ = this.$;
     this.actions.bindButtons($("editor-toolbar"));
+    new ToolbarFold($("toolbar-more"), $("toolbar-fold"));
     $("export-slot").replaceWith(exportMenu(this.documentId));
     this.statusBox.addEventListener("click", () => this.live.retryNow());
     this.titleInput.addEventListener("keydown", (event) => {
