@@ -39,7 +39,7 @@ let package = Package(
         // The Jokes companion app's client: a JSON joke API, one shared fetch at a time.
         .target(
             name: "EmojiArtJokes",
-            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")]),
+            dependencies: ["EmojiArtFetch", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         // The Find or Lose companion game: its rules, the session that plays them against a clock,
         // and its picture sources (an Unsplash-compatible API, a folder, the palettes' emojis).
         .target(

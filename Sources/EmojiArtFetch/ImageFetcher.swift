@@ -130,7 +130,7 @@ public struct ImageFetcher: Sendable {
             if ContinuousClock.now >= deadline || (error as? HTTPClientError).map(timeouts.contains) == true {
                 throw .timedOut
             }
-            throw .network(String(describing: error))
+            throw .network(ConnectionFailure.reason(error))
         }
     }
 
@@ -192,7 +192,7 @@ public enum FetchError: Error, Equatable, CustomStringConvertible {
         case .tooManyRedirects(let limit): "The address redirected more than \(limit) times."
         case .timedOut: "The image server took too long to answer."
         case .notAnImage: "That is not a complete PNG, JPEG, GIF or WebP image."
-        case .network(let detail): "The image could not be downloaded (\(detail))."
+        case .network(let detail): "The image could not be downloaded: \(detail.asClause)."
         }
     }
 }

@@ -8,7 +8,9 @@
 ///   the other three the second; the score starts draining: 10 points every 0.1 s, never
 ///   below 0.
 /// - **Tap the odd tile**: the next level (the score carries over). **Any other tile**: game
-///   over — back to stopped with level and score 0.
+///   over — back to stopped with level and score 0. Taps in the first moments of a level
+///   (``tapGraceMilliseconds``) are ignored: the second click of a double-click on the odd
+///   tile arrives after the next level's tiles and must not count against them.
 /// - **Stop**, or a failed fetch: back to stopped with level and score 0.
 public struct FindOrLose<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     public enum Phase: String, Sendable, Equatable {
@@ -38,6 +40,8 @@ public struct FindOrLose<Instant: InstantProtocol>: Sendable where Instant.Durat
     public static var pointsPerDrain: Int { 10 }
     /// One drain step is 0.1 s; kept in milliseconds so the arithmetic is exact.
     public static var drainIntervalMilliseconds: Int64 { 100 }
+    /// How long a level's tiles ignore taps after they appear (a double-click's second click).
+    public static var tapGraceMilliseconds: Int64 { 300 }
 
     public private(set) var phase = Phase.stopped
     public private(set) var level = 0
@@ -105,6 +109,9 @@ public struct FindOrLose<Instant: InstantProtocol>: Sendable where Instant.Durat
 
     public mutating func tap(_ tile: Int, at now: Instant) -> TapOutcome {
         guard phase == .playing, let oddTile, tiles.indices.contains(tile) else { return .ignored }
+        if let shownAt = drainingSince, shownAt.duration(to: now) < .milliseconds(Self.tapGraceMilliseconds) {
+            return .ignored
+        }
         if tile == oddTile {
             return .nextLevel(round: startLevel(at: now))
         }

@@ -1,3 +1,5 @@
+import EmojiArtFetch
+
 /// What a tile shows: an emoji drawn by the page, or an image in the server's image store
 /// (served from `/api/images/{id}`, so the page never contacts a third party).
 public enum GameImage: Sendable, Hashable {
@@ -35,11 +37,12 @@ public enum GameImageError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badStatus(let status): "The image service answered with status \(status)."
-        case .undecodable(let reason): "The image service's answer couldn't be read (\(reason))."
-        case .invalidImage(let reason): "A picture for this level isn't a usable image (\(reason))."
-        case .invalidURL(let reason): "A picture for this level has an address the server won't fetch (\(reason))."
+        case .undecodable(let reason): "The image service's answer couldn't be read: \(reason.asClause)."
+        case .invalidImage(let reason): "A picture for this level isn't a usable image: \(reason.asClause)."
+        case .invalidURL(let reason):
+            "A picture for this level has an address the server won't fetch: \(reason.asClause)."
         case .rateLimited(let reason): reason
-        case .other(let reason): "The pictures for this level couldn't be fetched (\(reason))."
+        case .other(let reason): "The pictures for this level couldn't be fetched: \(reason.asClause)."
         }
     }
 }

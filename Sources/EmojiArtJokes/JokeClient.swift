@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EmojiArtFetch
 import Foundation
 import NIOCore
 
@@ -13,7 +14,7 @@ public enum JokeError: Error, Equatable, CustomStringConvertible {
     case badStatus(Int)
     /// The body was not `{"value": "<text>"}`.
     case undecodable(String)
-    /// The API could not be reached.
+    /// The API could not be reached: why, in plain words (``ConnectionFailure``).
     case network(String)
     /// No answer within the time limit.
     case timeout(seconds: Double)
@@ -31,8 +32,8 @@ public enum JokeError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badStatus(let status): "The joke service answered with status \(status) instead of a joke."
-        case .undecodable(let reason): "The joke service sent something that isn't a joke (\(reason))."
-        case .network(let reason): "Couldn't reach the joke service (\(reason))."
+        case .undecodable(let reason): "The joke service sent something that isn't a joke: \(reason.asClause)."
+        case .network(let reason): "Couldn't reach the joke service: \(reason.asClause)."
         case .timeout(let seconds):
             "The joke service didn't answer within \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s."
         }
@@ -97,7 +98,7 @@ public actor JokeClient {
             return .failure(.undecodable("more than \(maximumBodyBytes) bytes: \(error)"))
         } catch {
             if ContinuousClock.now >= deadline { return .failure(.timeout(seconds: seconds)) }
-            return .failure(.network(String(describing: error)))
+            return .failure(.network(ConnectionFailure.reason(error)))
         }
     }
 

@@ -8,6 +8,8 @@ import os
 import subprocess
 import threading
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 from playwright.sync_api import expect
@@ -102,22 +104,46 @@ def test_a_joke_appears_with_the_page_and_another_on_refresh(jokes_page, stub):
     expect(joke).to_have_text(f"{JOKE} #3")
 
 
-def test_errors_are_shown_with_a_way_to_try_again(jokes_page, stub):
-    stub.mode = "fail"
+def test_errors_are_shown_in_place_of_the_joke_with_one_button_to_try_again(jokes_page, stub):
     page = jokes_page
     page.goto("/jokes")
+    joke, button = page.locator("#joke"), page.locator("#fetch-joke")
+    expect(joke).to_contain_text(JOKE)
+    stub.mode = "fail"
+    button.click()
     alert = page.get_by_role("alert")
     expect(alert).to_contain_text("status 500")
-    expect(page.locator("#fetch-joke")).to_be_enabled()  # isFetching was reset
+    expect(joke).to_be_hidden()  # the old joke doesn't stay above the error
+    expect(button).to_be_enabled()  # isFetching was reset
+    expect(button).to_have_text("Try again")  # one button, saying what it does now
+    expect(page.get_by_role("button")).to_have_count(1)
 
     stub.mode = "bad"
-    page.locator("#joke-retry").click()
+    button.click()
     expect(alert).to_contain_text("isn't a joke")
+    assert "(" not in alert.inner_text() and ".)" not in alert.inner_text()  # one sentence, no brackets
 
     stub.mode = "ok"
-    page.locator("#joke-retry").click()
-    expect(page.locator("#joke")).to_contain_text(JOKE)
+    button.click()
+    expect(joke).to_contain_text(JOKE)
     expect(alert).to_be_hidden()
+    expect(button).to_have_text("Fetch a joke")
+
+
+def test_a_service_that_refuses_connections_is_one_clear_sentence_everywhere(browser):
+    binary = os.environ.get("EMOJIART_BIN", DEFAULT_BIN)
+    sentence = "Couldn't reach the joke service: the connection was refused."
+    cli = subprocess.run([binary, "joke", "--endpoint", "http://127.0.0.1:9/"], capture_output=True, text=True)
+    assert cli.returncode == 1 and sentence in cli.stderr, cli.stderr
+    with running_server(env={"EMOJIART_JOKES_URL": "http://127.0.0.1:9/"}) as base:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(base + "/api/jokes/random", timeout=10)
+        assert json.loads(refused.value.read())["error"]["message"] == sentence
+        context = browser.new_context(base_url=base)
+        page = context.new_page()
+        page.goto("/jokes")
+        expect(page.get_by_role("alert")).to_have_text(sentence)
+        context.close()
 
 
 def test_the_cli_prints_a_joke_or_the_error(stub):

@@ -199,12 +199,15 @@ def test_unsplash_pictures_the_allowance_and_errors(browser):
             expect(page.locator("#score")).to_have_text("Score: 0")
             expect(page.locator("#play")).to_have_text("Play")
 
-            # The allowance runs out: a clear message, and no more calls spent on it.
+            # The allowance runs out: a clear message, and no more calls spent on it — nor a Play
+            # again button that could only repeat it.
             stub.mode = "limited"
             page.locator("#game-retry").click()
             expect(alert).to_contain_text("allowance of 50 calls an hour is used up")
+            expect(alert).to_contain_text("Play again in about 60 minutes")
+            expect(page.locator("#game-retry")).to_be_hidden()
             calls = stub.calls
-            page.locator("#game-retry").click()
+            page.locator("#play").click()
             expect(alert).to_contain_text("used up")
             expect(page.locator("#game-source")).to_contain_text("0 of 50 calls left")
             assert stub.calls == calls
@@ -212,3 +215,31 @@ def test_unsplash_pictures_the_allowance_and_errors(browser):
             assert not errors and not foreign
     finally:
         stub.close()
+
+
+def test_a_double_click_on_the_odd_tile_moves_on_one_level_every_time(offline_page):
+    """The next level's tiles arrive ~20 ms after the first click; the second click must not
+    count against them (10 of 10 tries)."""
+    page = offline_page
+    page.goto("/play")
+    page.locator("#play").click()
+    for level in range(1, 11):
+        odd, _ = odd_and_other(wait_for_level(page, level))
+        page.locator(".tile").nth(odd).dblclick()
+    wait_for_level(page, 11)
+    expect(page.locator("#play")).to_have_text("Stop")
+
+
+def test_a_game_closed_for_too_many_messages_says_so(offline_page):
+    page = offline_page
+    page.goto("/play")
+    page.locator("#play").click()
+    wait_for_level(page, 1)
+    # 60 presses of Stop in one go: over the server's 30 messages a second, so it closes with 4429.
+    page.evaluate("""() => { for (let i = 0; i < 60; i++) document.querySelector("#play").click(); }""")
+    message = page.locator("#game-message")
+    expect(message).to_contain_text("was stopped: this page sent too many messages")
+    expect(page.locator("#game-title")).to_have_text("Find or Lose")
+    page.locator("#play").click()
+    wait_for_level(page, 1)
+    expect(message).to_be_hidden()

@@ -89,10 +89,12 @@ struct FindOrLoseSessionTests {
         let second = try await next(&snapshots) { $0.phase == "playing" && $0.level == 2 }
         #expect(second.title == "Level: 2" && second.score == 370)
         let wrongTile = try #require(second.tiles.firstIndex(of: .emoji("🐵")))
+        await game.tap(wrongTile)  // at once, like a double-click's second click: ignored
+        clock.advance(by: .milliseconds(300))
         await game.tap(wrongTile)
         let over = try await next(&snapshots) { $0.phase == "stopped" }
         #expect(over.title == "Find or Lose" && over.level == 0 && over.score == 0 && over.tiles.isEmpty)
-        #expect(over.message == "Game over at level 2 with 370 points.")
+        #expect(over.message == "Game over at level 2 with 340 points.")
         #expect(clock.sleeperCount == 0)  // the score display stopped with the game
     }
 

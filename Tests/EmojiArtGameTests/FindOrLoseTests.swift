@@ -85,6 +85,21 @@ struct FindOrLoseTests {
         #expect(game.score(at: at(1_300)) == 320)
     }
 
+    /// A double-click on the odd tile: its second click lands on the next level's tiles, which
+    /// arrive ~20 ms later; it must not count as a tap on them.
+    @Test func aLevelIgnoresTapsInItsFirstMoments() {
+        var game = playing(oddTile: 1)
+        guard case .nextLevel(let round) = game.tap(1, at: at(400)) else {
+            Issue.record("the odd tile did not level up")
+            return
+        }
+        game.imagesArrived(.success((odd, other)), round: round, oddTile: 0, at: at(420))
+        #expect(game.tap(1, at: at(430)) == .ignored)  // the second click
+        #expect(game.tap(1, at: at(719)) == .ignored)
+        #expect(game.phase == .playing && game.level == 2)
+        #expect(game.tap(1, at: at(720)) == .gameOver)  // after the grace, taps count
+    }
+
     @Test func anyOtherTileIsGameOverAndResetsEverything() {
         var game = playing(oddTile: 1)
         #expect(game.tap(3, at: at(300)) == .gameOver)

@@ -78,6 +78,8 @@ struct JokeClientTests {
             Issue.record("a closed port answered")
         } catch {
             #expect(error.code == "network")
+            // One plain sentence, not the networking library's layers of brackets.
+            #expect(error.description == "Couldn't reach the joke service: the connection was refused.")
         }
     }
 

@@ -30,11 +30,13 @@ import Testing
             #expect(emojis.count == 4 && Set(emojis).count == 2)
             let odd = try #require(emojis.indices.first { index in emojis.filter { $0 == emojis[index] }.count == 1 })
 
+            try await Task.sleep(for: .milliseconds(350))  // a level's first moments ignore taps
             window.send(#"{"type":"tap","tile":\#(odd)}"#)
             let level2 = try await next(window, phase: "playing", level: 2)
             #expect(level2["title"] as? String == "Level: 2" && (level2["score"] as? Int ?? 0) > 200)
             let tiles = try #require(level2["tiles"] as? [[String: String]]).compactMap { $0["emoji"] }
             let wrong = try #require(tiles.indices.first { index in tiles.filter { $0 == tiles[index] }.count == 3 })
+            try await Task.sleep(for: .milliseconds(350))
             window.send(#"{"type":"tap","tile":\#(wrong)}"#)
             let over = try await next(window, phase: "stopped")
             #expect(over["title"] as? String == "Find or Lose" && over["score"] as? Int == 0)

@@ -72,7 +72,9 @@ public actor UnsplashImageSource: GameImageSource {
     }
 
     public func status() async -> GameSourceStatus {
-        GameSourceStatus(name: "Unsplash", remainingCalls: remainingCalls, callLimit: callLimit)
+        // Calls under way will use up the allowance too: the count shown already leaves them out.
+        GameSourceStatus(
+            name: "Unsplash", remainingCalls: remainingCalls.map { max(0, $0 - callsUnderWay) }, callLimit: callLimit)
     }
 
     /// The client for the API. Its connection attempts are not retried: an API that refuses
@@ -108,7 +110,7 @@ public actor UnsplashImageSource: GameImageSource {
             if ContinuousClock.now >= deadline || (error as? HTTPClientError) == .deadlineExceeded {
                 throw .other("the image service didn't answer within \(configuration.timeout)")
             }
-            throw .other("the image service can't be reached: \(error)")
+            throw .other("the image service can't be reached, because \(ConnectionFailure.reason(error))")
         }
         switch response.status.code {
         case 200:

@@ -4,6 +4,8 @@
 // the server's own /api/images, never from a third party.
 
 const FIRST_RETRY_MS = 250;
+const TOO_MANY_MESSAGES = 4429; // docs/API.md close codes: the server's message limit
+const TAP_GRACE_MS = 300; // a new level's tiles ignore taps this long (the server's FindOrLose.tapGrace)
 const LAST_RETRY_MS = 8000;
 
 class GamePage {
@@ -15,6 +17,10 @@ class GamePage {
     this.state = null;
     this.socket = null;
     this.retryDelay = FIRST_RETRY_MS;
+    /** Until when (performance.now()) new tiles ignore taps. */
+    this.graceUntil = 0;
+    /** Why the last game ended, when the page learned it from the connection rather than a state. */
+    this.notice = "";
   }
 
   connect() {
@@ -28,13 +34,24 @@ class GamePage {
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state") {
+        const newTiles = message.phase === "playing" && (this.state?.phase !== "playing" || this.state?.level !== message.level);
         this.state = message;
+        if (newTiles) {
+          // The second click of a double-click lands here: the tiles wait a moment, as the server does.
+          this.graceUntil = performance.now() + TAP_GRACE_MS;
+          setTimeout(() => this.render(), TAP_GRACE_MS);
+        }
         this.render();
       }
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       this.socket = null;
-      this.state = null; // a new connection is a new game
+      // A new connection is a new game; say why the old one ended when the server ended it.
+      if (event.code === TOO_MANY_MESSAGES) {
+        const level = this.state?.level ? ` at level ${this.state.level}` : "";
+        this.notice = `The game${level} was stopped: this page sent too many messages at once. Play to start a new game.`;
+      }
+      this.state = null;
       this.render();
       setTimeout(() => this.connect(), this.retryDelay);
       this.retryDelay = Math.min(this.retryDelay * 2, LAST_RETRY_MS);
@@ -52,7 +69,7 @@ class GamePage {
 
   tap(index) {
     // Tapping before the pictures are in does nothing (the original crashed here).
-    if (!this.state || this.state.phase !== "playing") return;
+    if (!this.state || this.state.phase !== "playing" || performance.now() < this.graceUntil) return;
     this.send({ type: "tap", tile: index });
   }
 
@@ -74,7 +91,7 @@ class GamePage {
         button.append(image);
       }
     }
-    button.disabled = !tile || this.state?.phase !== "playing";
+    button.disabled = !tile || this.state?.phase !== "playing" || performance.now() < this.graceUntil;
     button.setAttribute("aria-label", `Tile ${index + 1}`);
   }
 
@@ -93,7 +110,11 @@ class GamePage {
     const failed = phase === "stopped" && state?.error;
     $("game-error").hidden = !failed;
     $("game-error-text").textContent = failed ? state.message : "";
-    const notice = !connected ? "Connecting to the game…" : phase === "loading" ? "Fetching pictures…" : failed ? "" : state.message ?? "";
+    // A used-up allowance comes back by itself within the hour: Play again would only repeat it.
+    $("game-retry").hidden = !failed || state.error === "rate_limited";
+    if (phase !== "stopped") this.notice = "";
+    const notice =
+      this.notice || (!connected ? "Connecting to the game…" : phase === "loading" ? "Fetching pictures…" : failed ? "" : state.message ?? "");
     $("game-message").hidden = !notice;
     $("game-message").textContent = notice;
 
