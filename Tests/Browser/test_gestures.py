@@ -282,3 +282,89 @@ def test_a_long_press_opens_the_context_menu(touch_page, api):
     menu.locator('[data-action="delete"]').tap()
     wait_version(page, doc["version"] + 1)
     assert api.get(doc)["emojis"] == []
+
+
+def test_a_big_selection_moves_resizes_and_turns_as_bitmaps_then_as_emojis(page, api):
+    emojis = [("🌼", -150 + (i % 20) * 15, -150 + (i // 20) * 15, 14) for i in range(400)]
+    doc = api.create("Big selection", emojis=emojis)
+    open_editor(page, doc)
+    page.locator("#canvas").focus()
+    page.keyboard.press("Control+a")
+    lifted, layer = page.locator("#canvas .snapshot.lifted"), page.locator("#canvas .emoji-layer")
+    start = screen_point(page, -150, -150)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 30, start[1] - 20, steps=5)
+    expect(lifted).to_have_count(1)  # 400 glyphs don't repaint on every frame: one bitmap moves
+    assert layer.evaluate("e => getComputedStyle(e).contentVisibility") == "hidden"
+    page.mouse.move(start[0] + 50, start[1] - 40, steps=5)
+    page.mouse.up()
+    wait_version(page, doc["version"] + 1)
+    expect(lifted).to_have_count(0)
+    assert layer.evaluate("e => getComputedStyle(e).contentVisibility") == "visible"
+    state = api.get(doc)
+    assert (state["emojis"][0]["x"], state["emojis"][0]["y"]) == (-100, -110)
+    box = emoji(page, 1).bounding_box()
+    there = screen_point(page, -100, -110)
+    assert abs(box["x"] + box["width"] / 2 - there[0]) <= 1.5 and abs(box["y"] + box["height"] / 2 - there[1]) <= 1.5
+
+    handle = page.locator(".resize-handle").bounding_box()
+    hx, hy = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    page.mouse.move(hx, hy)
+    page.mouse.down()
+    page.mouse.move(hx + 60, hy + 60, steps=6)
+    expect(lifted).to_have_count(1)
+    page.mouse.up()
+    wait_version(page, doc["version"] + 2)
+    assert api.get(doc)["emojis"][0]["size"] > 14 and api.get(doc)["undoActionName"] == "Resize"
+    expect(lifted).to_have_count(0)
+
+
+def test_moving_snaps_to_other_emojis_with_guides_and_alt_turns_it_off(page, api):
+    doc = api.create("Guides", emojis=[("🍎", 0, 0, 40), ("🍐", 200, 100, 40)])
+    open_editor(page, doc)
+    guides = page.locator("#canvas .guide")
+    start = screen_point(page, 0, 0)
+    target = screen_point(page, 197, -150)  # 3 points short of the pear's centre line
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*target, steps=8)
+    expect(guides).to_have_count(1)
+    expect(guides.first).to_have_attribute("data-axis", "x")
+    page.mouse.up()
+    expect(guides).to_have_count(0)
+    wait_version(page, doc["version"] + 1)
+    apple = api.get(doc)["emojis"][0]
+    assert (apple["x"], apple["y"]) == (200, -150)  # snapped to the pear's centre
+
+    start = screen_point(page, 200, -150)
+    page.keyboard.down("Alt")
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*screen_point(page, 203, 97), steps=8)  # near the pear on both axes…
+    expect(guides).to_have_count(0)
+    page.mouse.up()
+    page.keyboard.up("Alt")
+    wait_version(page, doc["version"] + 2)
+    apple = api.get(doc)["emojis"][0]
+    assert (apple["x"], apple["y"]) == (203, 97)  # …but Alt: exactly where it was dropped
+
+
+def test_snapping_targets_edges_centres_and_the_background_centre(page, api):
+    doc = api.create("Snap rules", emojis=[])
+    open_editor(page, doc)
+    result = page.evaluate("""async () => {
+        const { SnapTargets } = await import("/js/canvas/snapping.js");
+        const targets = new SnapTargets([{ cx: 100, cy: 0, w: 50, h: 40 }], { cx: 0, cy: 0, w: 600, h: 400 });
+        const moving = { left: -10, top: 290, right: 10, bottom: 310 }; // a 20×20 box centred at (0, 300)
+        return [
+            targets.snap(moving, 73, 0, 4),   // its left edge (63) reaches 4 from… nothing; centre 73 → 75 (left edge of the box)
+            targets.snap(moving, 2, 0, 4),    // centre 2 → the background's centre line 0
+            targets.snap(moving, 123, -298, 4),  // right 133 → nothing; centre 123 → 125 (right edge); top −8 → …
+            targets.snap(moving, 40, 0, 4),   // nothing near
+        ].map(({ dx, dy, guides }) => [dx, dy, guides.map((g) => g.axis + ":" + g.value)]);
+    }""")
+    assert result[0][0] == 75 and result[0][2] == ["x:75"]
+    assert result[1][0] == 0 and result[1][2] == ["x:0"]
+    assert result[2][0] == 125 and "x:125" in result[2][2]
+    assert result[3] == [40, 0, []]

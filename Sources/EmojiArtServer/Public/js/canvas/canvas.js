@@ -236,18 +236,16 @@ export class CanvasView {
   // MARK: - Committing a gesture: the feedback stays until the server has answered
 
   commitMove(ids, dx, dy) {
-    if (!dx && !dy) {
-      this.layer.showOffset(ids, 0, 0);
+    const done = () => {
+      this.layer.showOffset(0, 0);
+      this.layer.drop();
       this.overlay.setFeedback(null);
-      return;
-    }
+      this.selectionUpdated(false);
+    };
+    if (!dx && !dy) return done();
     Promise.resolve(this.handlers.move?.(ids, { x: dx, y: dy }))
       .catch(() => {})
-      .finally(() => {
-        this.layer.showOffset(ids, 0, 0);
-        this.overlay.setFeedback(null);
-        this.selectionUpdated(false);
-      });
+      .finally(done);
   }
 
   /**
@@ -270,32 +268,27 @@ export class CanvasView {
   }
 
   commitTurn(ids, degrees, pivot) {
-    if (!degrees) {
-      this.layer.showTurn(ids, 0, pivot);
-      return;
-    }
+    const done = () => {
+      this.layer.drop();
+      this.selectionUpdated(false);
+    };
+    if (!degrees) return done();
     Promise.resolve(this.handlers.turn?.(ids, degrees, this.turnMoves(ids, degrees, pivot)))
       .catch(() => {})
-      .finally(() => {
-        this.layer.showTurn(ids, 0, pivot);
-        this.selectionUpdated(false);
-      });
+      .finally(done);
   }
 
   commitResize(ids, scale) {
-    const rounded = Math.round(scale * 10000) / 10000;
-    if (Math.abs(rounded - 1) < 0.001) {
-      this.layer.showScale(ids, 1);
+    const done = () => {
+      this.layer.drop();
       this.overlay.setFeedback(null);
-      return;
-    }
+      this.selectionUpdated(false);
+    };
+    const rounded = Math.round(scale * 10000) / 10000;
+    if (Math.abs(rounded - 1) < 0.001) return done();
     Promise.resolve(this.handlers.resize?.(ids, clamp(rounded, 1 / 1024, 1024)))
       .catch(() => {})
-      .finally(() => {
-        this.layer.showScale(ids, 1);
-        this.overlay.setFeedback(null);
-        this.selectionUpdated(false);
-      });
+      .finally(done);
   }
 
   // MARK: - Pointers: each goes to the gesture state the canvas is in

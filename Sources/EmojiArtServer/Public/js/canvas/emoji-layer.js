@@ -56,6 +56,7 @@ export class EmojiLayer {
     this.snapshot = null; // while panning or zooming a big document: {left, top, width, height, zoom}
     this.sprites = new Map(); // emoji text → a canvas with it drawn at SPRITE_SIZE
     this.activeId = null; // the emoji in the tab order
+    this.lifted = null; // the emojis a gesture works on, and how they are shown (see lift)
     this.snapshotCanvas = document.createElement("canvas");
     this.snapshotCanvas.className = "snapshot";
     this.snapshotCanvas.hidden = true;
@@ -188,38 +189,132 @@ export class EmojiLayer {
   }
 
   // MARK: - Live feedback while a gesture runs (the document changes only when it ends)
+  //
+  // A gesture first lifts the emojis it works on, shows them moved, scaled or turned while it
+  // runs, and drops them when it ends (or when the server's answer is drawn). In a small
+  // document the lifted elements themselves are styled. In a big one, restyling thousands of
+  // glyphs would repaint them all on every frame, so the layer is replaced for the gesture by
+  // two bitmaps: the snapshot of the emojis that stay, and one of the lifted emojis, which a
+  // move only shifts and a resize or turn redraws from the emojis' sprites.
 
-  showOffset(ids, dx, dy) {
-    for (const id of ids) {
+  /** Lifts the emojis `ids` for a gesture's feedback. */
+  lift(ids) {
+    this.drop();
+    const lifted = { ids: ids.filter((id) => this.emojis.has(id)), dx: 0, dy: 0, scale: 1, degrees: 0, pivot: null };
+    this.lifted = lifted;
+    if (this.order.length < SNAPSHOT_MIN_EMOJIS) return;
+    lifted.bitmap = document.createElement("canvas");
+    lifted.bitmap.className = "snapshot lifted";
+    this.snapshotCanvas.after(lifted.bitmap);
+    const set = new Set(lifted.ids);
+    this.beginSnapshot((emoji) => !set.has(emoji.id));
+    this.drawLifted();
+  }
+
+  /** Shows the lifted emojis moved by (dx, dy) document points (y up). */
+  showOffset(dx, dy) {
+    const lifted = this.lifted;
+    if (!lifted) return;
+    Object.assign(lifted, { dx, dy });
+    if (lifted.bitmap) {
+      lifted.bitmap.style.transform = dx || dy ? `translate(${dx}px, ${-dy}px)` : "";
+      return;
+    }
+    for (const id of lifted.ids) {
       const element = this.elements.get(id);
       if (element) element.style.translate = dx || dy ? `${dx}px ${-dy}px` : "";
     }
   }
 
-  /**
-   * Shows the emojis turned `degrees` more, each about its own centre, their centres turned
-   * about `pivot` (world); 0 puts them back.
-   */
-  showTurn(ids, degrees, pivot) {
-    for (const id of ids) {
+  /** Shows each lifted emoji scaled about its own centre. */
+  showScale(scale) {
+    const lifted = this.lifted;
+    if (!lifted) return;
+    lifted.scale = scale;
+    if (lifted.bitmap) return this.drawLifted();
+    for (const id of lifted.ids) {
       const element = this.elements.get(id);
-      const emoji = this.emojis.get(id);
-      if (!element || !emoji) continue;
-      if (!degrees) {
-        element.style.translate = "";
-        element.style.rotate = emoji.rotation ? emoji.rotation + "deg" : "";
-        continue;
-      }
-      const moved = turnedPoint(emoji.x, -emoji.y, pivot, degrees);
-      element.style.translate = `${moved.x - emoji.x}px ${moved.y + emoji.y}px`;
-      element.style.rotate = (emoji.rotation || 0) + degrees + "deg";
+      if (element) element.style.scale = scale === 1 ? "" : String(scale);
     }
   }
 
-  showScale(ids, scale) {
-    for (const id of ids) {
+  /**
+   * Shows the lifted emojis turned `degrees` more, each about its own centre, their centres
+   * turned about `pivot` (world, y down).
+   */
+  showTurn(degrees, pivot) {
+    const lifted = this.lifted;
+    if (!lifted) return;
+    Object.assign(lifted, { degrees, pivot });
+    if (lifted.bitmap) return this.drawLifted();
+    for (const id of lifted.ids) {
       const element = this.elements.get(id);
-      if (element) element.style.scale = scale === 1 ? "" : String(scale);
+      const emoji = this.emojis.get(id);
+      if (!element || !emoji) continue;
+      const moved = degrees ? turnedPoint(emoji.x, -emoji.y, pivot, degrees) : { x: emoji.x, y: -emoji.y };
+      element.style.translate = degrees ? `${moved.x - emoji.x}px ${moved.y + emoji.y}px` : "";
+      element.style.rotate = (emoji.rotation || 0) + degrees ? (emoji.rotation || 0) + degrees + "deg" : "";
+    }
+  }
+
+  /** Ends the feedback: the emojis show as the document has them. */
+  drop() {
+    const lifted = this.lifted;
+    if (!lifted) return;
+    this.lifted = null;
+    if (lifted.bitmap) {
+      lifted.bitmap.remove();
+      this.endSnapshot();
+      return;
+    }
+    for (const id of lifted.ids) {
+      const element = this.elements.get(id);
+      const emoji = this.emojis.get(id);
+      if (!element) continue;
+      element.style.translate = "";
+      element.style.scale = "";
+      element.style.rotate = emoji?.rotation ? emoji.rotation + "deg" : "";
+    }
+  }
+
+  /** Draws the lifted emojis, scaled and turned as shown now, into their bitmap. */
+  drawLifted() {
+    const { ids, scale, degrees, pivot, bitmap } = this.lifted;
+    const placed = [];
+    let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
+    for (const id of ids) {
+      const emoji = this.emojis.get(id);
+      if (!emoji) continue;
+      const centre = degrees ? turnedPoint(emoji.x, -emoji.y, pivot, degrees) : { x: emoji.x, y: -emoji.y };
+      const w = emoji.size * EMOJI_WIDTH * scale;
+      const h = emoji.size * scale;
+      const reach = (degrees || emoji.rotation ? Math.hypot(w, h) : Math.max(w, h)) / 2;
+      left = Math.min(left, centre.x - reach);
+      right = Math.max(right, centre.x + reach);
+      top = Math.min(top, centre.y - reach);
+      bottom = Math.max(bottom, centre.y + reach);
+      placed.push({ emoji, centre, w, h, rotation: (emoji.rotation || 0) + degrees });
+    }
+    if (!placed.length) return;
+    const zoom = this.viewport.zoom * Math.min(2, window.devicePixelRatio || 1); // canvas pixels per world unit
+    const limit = 4096 / Math.max(right - left, bottom - top); // keep the bitmap a sane size
+    const ratio = Math.min(zoom, limit);
+    bitmap.width = Math.max(1, Math.ceil((right - left) * ratio));
+    bitmap.height = Math.max(1, Math.ceil((bottom - top) * ratio));
+    Object.assign(bitmap.style, { left: left + "px", top: top + "px", width: right - left + "px", height: bottom - top + "px" });
+    const context = bitmap.getContext("2d");
+    context.setTransform(ratio, 0, 0, ratio, -left * ratio, -top * ratio);
+    context.imageSmoothingQuality = "medium";
+    for (const { emoji, centre, w, h, rotation } of placed) {
+      if (rotation) {
+        context.save();
+        context.translate(centre.x, centre.y);
+        context.rotate((rotation * Math.PI) / 180);
+        context.drawImage(this.sprite(emoji.text), -w / 2, -h / 2, w, h);
+        context.restore();
+      } else {
+        context.drawImage(this.sprite(emoji.text), centre.x - w / 2, centre.y - h / 2, w, h);
+      }
     }
   }
 
@@ -229,16 +324,17 @@ export class EmojiLayer {
   // glyphs of many sizes thrash its glyph cache). During a pan or zoom gesture on a big document
   // the emoji layer is hidden and one canvas, drawn from per-emoji sprites, moves instead.
 
-  beginSnapshot() {
+  /** Shows the bitmap instead of the elements; `include` picks the emojis it draws (default: all). */
+  beginSnapshot(include = null) {
     if (this.snapshot || this.order.length < SNAPSHOT_MIN_EMOJIS) return;
-    this.snapshot = {};
+    this.snapshot = { include };
     this.drawSnapshot();
     this.layer.style.contentVisibility = "hidden";
     this.snapshotCanvas.hidden = false;
   }
 
   endSnapshot() {
-    if (!this.snapshot) return;
+    if (!this.snapshot || this.lifted?.bitmap) return; // a gesture's bitmaps stay until it drops them
     this.snapshot = null;
     this.layer.style.contentVisibility = "";
     this.snapshotCanvas.hidden = true;
@@ -275,12 +371,14 @@ export class EmojiLayer {
     context.imageSmoothingQuality = "medium";
     const right = left + width;
     const bottom = top + height;
+    const include = this.snapshot.include;
     for (const emoji of this.order) {
       const w = emoji.size * EMOJI_WIDTH;
       const h = emoji.size;
       const x = emoji.x - w / 2;
       const y = -emoji.y - h / 2;
       if (x > right || y > bottom || x + w < left || y + h < top) continue;
+      if (include && !include(emoji)) continue;
       if (emoji.rotation) {
         context.save();
         context.translate(emoji.x, -emoji.y);
@@ -292,6 +390,7 @@ export class EmojiLayer {
       }
     }
     Object.assign(this.snapshot, { left, top, width, height, zoom: this.viewport.zoom });
+    if (this.lifted?.bitmap) this.drawLifted(); // at the new zoom too
   }
 
   /** Draws the sprites of a big document ahead of its first pan, when the browser is idle. */

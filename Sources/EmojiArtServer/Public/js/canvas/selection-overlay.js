@@ -1,6 +1,6 @@
 // The selection overlay: drawn over the world in screen pixels, so its lines and handles keep
-// their size at any zoom — the box around the selection with its resize handle, and the marquee
-// while brushing.
+// their size at any zoom — the box around the selection with its handles, the marquee while
+// brushing, and the alignment guides while moving.
 
 const PAD = 4; // screen px between the selection and its box
 
@@ -13,6 +13,8 @@ export class SelectionOverlay {
     this.viewport = viewport;
     this.box = root.querySelector(".selection-box");
     this.marquee = root.querySelector(".marquee");
+    this.root = root;
+    this.guides = []; // the guide elements shown
     this.boxes = []; // world boxes of the selected emojis: {id, cx, cy, w, h}
     this.feedback = null; // a gesture's live change to show: {ids: Set, dx, dy, scale}
   }
@@ -73,5 +75,30 @@ export class SelectionOverlay {
     this.marquee.style.top = Math.min(from.y, to.y) + "px";
     this.marquee.style.width = Math.abs(to.x - from.x) + "px";
     this.marquee.style.height = Math.abs(to.y - from.y) + "px";
+  }
+
+  /** Draws alignment guides ({axis: "x" | "y", value, from, to} in world units); [] hides them. */
+  showGuides(lines) {
+    while (this.guides.length > lines.length) this.guides.pop().remove();
+    while (this.guides.length < lines.length) {
+      const guide = document.createElement("div");
+      guide.className = "guide";
+      guide.setAttribute("aria-hidden", "true");
+      this.root.append(guide);
+      this.guides.push(guide);
+    }
+    lines.forEach((line, index) => {
+      const guide = this.guides[index];
+      const vertical = line.axis === "x";
+      const a = vertical ? this.viewport.screenPoint(line.value, line.from) : this.viewport.screenPoint(line.from, line.value);
+      const b = vertical ? this.viewport.screenPoint(line.value, line.to) : this.viewport.screenPoint(line.to, line.value);
+      guide.dataset.axis = line.axis;
+      Object.assign(guide.style, {
+        left: Math.min(a.x, b.x) + "px",
+        top: Math.min(a.y, b.y) + "px",
+        width: vertical ? "0" : Math.abs(b.x - a.x) + "px",
+        height: vertical ? Math.abs(b.y - a.y) + "px" : "0",
+      });
+    });
   }
 }

@@ -42,9 +42,13 @@ export class WheelInput {
 
   resizeBy(delta) {
     const canvas = this.canvas;
-    const w = this.resize ?? (this.resize = { ids: [...canvas.selection], scale: 1, timer: 0 });
+    if (!this.resize) {
+      this.resize = { ids: [...canvas.selection], scale: 1, timer: 0 };
+      canvas.layer.lift(this.resize.ids);
+    }
+    const w = this.resize;
     w.scale = clamp(w.scale * Math.exp(-clamp(delta, -300, 300) * 0.002), 1 / 64, 64);
-    canvas.layer.showScale(w.ids, w.scale);
+    canvas.layer.showScale(w.scale);
     canvas.overlay.setFeedback({ scale: w.scale });
     clearTimeout(w.timer);
     w.timer = setTimeout(() => {

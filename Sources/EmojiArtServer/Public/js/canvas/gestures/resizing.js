@@ -11,12 +11,13 @@ export class Resizing extends GestureState {
     this.centre = this.canvas.overlay.centreClient();
     this.startDistance = Math.max(8, Math.hypot(event.clientX - this.centre.x, event.clientY - this.centre.y));
     this.scale = 1;
+    this.canvas.layer.lift(this.ids);
   }
 
   onPointerMove(event) {
     const distance = Math.hypot(event.clientX - this.centre.x, event.clientY - this.centre.y);
     this.scale = clamp(distance / this.startDistance, 1 / 64, 64);
-    this.canvas.layer.showScale(this.ids, this.scale);
+    this.canvas.layer.showScale(this.scale);
     this.canvas.overlay.setFeedback({ scale: this.scale });
   }
 
@@ -26,7 +27,7 @@ export class Resizing extends GestureState {
   }
 
   onCancel() {
-    this.canvas.layer.showScale(this.ids, 1);
+    this.canvas.layer.drop();
     this.canvas.overlay.setFeedback(null);
     this.transition("idle");
   }

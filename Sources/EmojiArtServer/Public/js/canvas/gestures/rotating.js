@@ -17,6 +17,7 @@ export class Rotating extends GestureState {
     // One emoji snaps its own rotation; several snap the turn.
     this.base = this.ids.length === 1 ? canvas.layer.emojis.get(this.ids[0])?.rotation || 0 : 0;
     this.degrees = 0;
+    canvas.layer.lift(this.ids);
   }
 
   angle(event) {
@@ -28,7 +29,7 @@ export class Rotating extends GestureState {
     if (event.shiftKey) degrees = Math.round((this.base + degrees) / SNAP_DEGREES) * SNAP_DEGREES - this.base;
     degrees = ((degrees % 360) + 540) % 360 - 180; // −180…179: the short way round
     this.degrees = degrees;
-    this.canvas.layer.showTurn(this.ids, degrees, this.pivot);
+    this.canvas.layer.showTurn(degrees, this.pivot);
     this.canvas.root.dataset.turn = String(degrees);
   }
 
@@ -38,7 +39,7 @@ export class Rotating extends GestureState {
   }
 
   onCancel() {
-    this.canvas.layer.showTurn(this.ids, 0, this.pivot);
+    this.canvas.layer.drop();
     this.finish();
   }
 

@@ -1,33 +1,56 @@
 // Translating: dragging the selection. The emojis follow the pointer on screen only; the move is
-// one edit, sent when the pointer is released.
+// one edit, sent when the pointer is released. The selection snaps to other emojis' edges and
+// centres and to the background's centre, with guides drawn (./snapping.js); Alt turns it off.
+import { boundsOf } from "../viewport.js";
+import { SnapTargets } from "../snapping.js";
 import { GestureState } from "./gesture-state.js";
+
+const SNAP_PIXELS = 6; // screen px within which a line snaps
 
 export class Translating extends GestureState {
   static id = "translating";
 
   onEnter({ start, event }) {
+    const canvas = this.canvas;
     this.start = start;
-    this.ids = [...this.canvas.selection];
+    this.ids = [...canvas.selection];
     this.dx = 0;
     this.dy = 0;
+    const moving = new Set(this.ids);
+    this.bounds = boundsOf(canvas.selectedBoxes());
+    this.targets = new SnapTargets(
+      canvas.emojis.filter((emoji) => !moving.has(emoji.id) && emoji.id >= 0).map((emoji) => canvas.layer.box(emoji.id)),
+      canvas.background.box,
+    );
+    canvas.layer.lift(this.ids);
     this.onPointerMove(event);
   }
 
   onPointerMove(event) {
-    const zoom = this.canvas.viewport.zoom;
-    this.dx = Math.round((event.clientX - this.start.x) / zoom);
-    this.dy = -Math.round((event.clientY - this.start.y) / zoom);
-    this.canvas.layer.showOffset(this.ids, this.dx, this.dy);
-    this.canvas.overlay.setFeedback({ dx: this.dx, dy: this.dy });
+    const canvas = this.canvas;
+    const zoom = canvas.viewport.zoom;
+    // World offsets (y down) of the pointer, then snapped unless Alt is held.
+    let dx = (event.clientX - this.start.x) / zoom;
+    let dy = (event.clientY - this.start.y) / zoom;
+    let guides = [];
+    if (!event.altKey && this.bounds) ({ dx, dy, guides } = this.targets.snap(this.bounds, dx, dy, SNAP_PIXELS / zoom));
+    this.dx = Math.round(dx);
+    this.dy = -Math.round(dy);
+    canvas.layer.showOffset(this.dx, this.dy);
+    canvas.overlay.setFeedback({ dx: this.dx, dy: this.dy });
+    canvas.overlay.showGuides(guides);
   }
 
   onPointerUp() {
+    this.canvas.overlay.showGuides([]);
     this.canvas.commitMove(this.ids, this.dx, this.dy);
     this.transition("idle");
   }
 
   onCancel() {
-    this.canvas.layer.showOffset(this.ids, 0, 0);
+    this.canvas.overlay.showGuides([]);
+    this.canvas.layer.showOffset(0, 0);
+    this.canvas.layer.drop();
     this.canvas.overlay.setFeedback(null);
     this.transition("idle");
   }
