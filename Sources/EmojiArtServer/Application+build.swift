@@ -169,7 +169,8 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
     router.middlewares.add(SecurityHeadersMiddleware())
     router.middlewares.add(LiveAuthenticationMiddleware(authenticator: components.authenticator))
     let channel = LiveChannel(
-        library: components.library, access: components.documentAccess, grants: components.grants, logger: logger)
+        library: components.library, access: components.documentAccess, grants: components.grants,
+        presence: PresenceHub(), logger: logger)
     router.ws("/api/documents/{id}/live") { request, context in
         guard context.parameters.get("id").flatMap(UUID.init(uuidString:)) != nil else { return .dontUpgrade }
         let version = request.uri.queryParameters.get("version")

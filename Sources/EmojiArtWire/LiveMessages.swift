@@ -210,4 +210,44 @@ public enum LiveMessages {
         writer.raw("}")
         return String(decoding: writer.bytes, as: UTF8.self)
     }
+
+    /// `{"type": "presence", "peer", "name", "colour", "pointer": {"x", "y"} | null, "selection": [ids]}`.
+    public static func presence(_ presence: PeerPresence) -> String {
+        var writer = JSONWriter(reservingCapacity: 128 + 8 * presence.update.selection.count)
+        writer.raw("{")
+        writer.key("type")
+        writer.string("presence")
+        writer.raw(",")
+        writer.key("peer")
+        writer.string(presence.peer)
+        writer.raw(",")
+        writer.key("name")
+        writer.string(presence.name)
+        writer.raw(",")
+        writer.key("colour")
+        writer.string(presence.colour)
+        writer.raw(",")
+        writer.key("pointer")
+        if let pointer = presence.update.pointer { writer.point(pointer) } else { writer.raw("null") }
+        writer.raw(",")
+        writer.key("selection")
+        writer.integers(presence.update.selection)
+        writer.raw("}")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// `{"type": "presence", "peer", "left": true}`: that window has gone.
+    public static func presenceLeft(peer: String) -> String {
+        var writer = JSONWriter(reservingCapacity: 64)
+        writer.raw("{")
+        writer.key("type")
+        writer.string("presence")
+        writer.raw(",")
+        writer.key("peer")
+        writer.string(peer)
+        writer.raw(",")
+        writer.key("left")
+        writer.raw("true}")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
 }

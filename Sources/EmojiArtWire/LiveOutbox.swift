@@ -16,6 +16,8 @@ public struct LiveOutbox: Sendable {
         case reply(LiveReply)
         /// The document's stream ended without a last word: the window fell too far behind.
         case eventsEnded
+        /// Another window's presence, encoded once for every window: written as it comes.
+        case presence(String)
     }
 
     /// What the connection does next.
@@ -59,6 +61,8 @@ public struct LiveOutbox: Sendable {
         case .reply(let reply):
             held.append(reply)
             return released()
+        case .presence(let text):
+            return [.text(text)]
         }
     }
 

@@ -22,7 +22,10 @@ public enum LiveRequest: Equatable, Sendable {
 
     /// Parses a message; throws an error naming what is wrong.
     public init(json bytes: [UInt8]) throws {
-        let root = JSONField(try JSONParser.parse(bytes))
+        try self.init(root: JSONField(try JSONParser.parse(bytes)))
+    }
+
+    package init(root: JSONField) throws {
         let requestIDField = try root.required("requestId")
         let requestID = try requestIDField.string()
         guard (1...LiveRequest.maximumRequestIDLength).contains(requestID.count) else {
@@ -33,7 +36,7 @@ public enum LiveRequest: Equatable, Sendable {
         case "edit": self = .edit(requestID: requestID, try EditSubmission(root: root))
         case "undo": self = .undo(requestID: requestID)
         case "redo": self = .redo(requestID: requestID)
-        default: throw type.failure("the type is \"edit\", \"undo\" or \"redo\".")
+        default: throw type.failure("the type is \"edit\", \"undo\", \"redo\" or \"presence\".")
         }
     }
 }

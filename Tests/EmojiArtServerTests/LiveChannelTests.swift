@@ -191,6 +191,7 @@ final class LiveTestWindow: Sendable {
     private final class Inbox: Sendable {
         let state = Mutex<(messages: [String], closed: Bool, frame: WebSocketCloseFrame?)>(([], false, nil))
         let cursor = Mutex(0)
+        let presence = Mutex<[String]>([])
     }
     private let inbox = Inbox()
     private let task: Task<Void, Never>
@@ -212,7 +213,13 @@ final class LiveTestWindow: Sendable {
                         for await text in outgoingMessages { try await outbound.write(.text(text)) }
                     }
                     for try await message in inbound.messages(maxSize: 16 * 1024 * 1024) {
-                        if case .text(let text) = message { inbox.state.withLock { $0.messages.append(text) } }
+                        // Other windows' presence is kept apart: these tests read the document's messages.
+                        guard case .text(let text) = message else { continue }
+                        if text.hasPrefix(#"{"type":"presence""#) {
+                            inbox.presence.withLock { $0.append(text) }
+                        } else {
+                            inbox.state.withLock { $0.messages.append(text) }
+                        }
                     }
                     group.cancelAll()
                 }
@@ -225,6 +232,8 @@ final class LiveTestWindow: Sendable {
     }
 
     var received: [String] { inbox.state.withLock { $0.messages } }
+    /// Other windows' presence messages, in order.
+    var presence: [String] { inbox.presence.withLock { $0 } }
 
     func send(_ text: String) { outgoing.yield(text) }
 

@@ -62,11 +62,15 @@ class LiveSocket:
         return first & 0x0F, self._read(length)
 
     def receive(self) -> dict:
-        """The next text message (pings are answered; a close frame raises with its code)."""
+        """The next text message (pings are answered; a close frame raises with its code).
+        Other windows' presence messages are skipped: these tests follow the document."""
         while True:
             opcode, payload = self.frame()
             if opcode == 0x1:
-                return json.loads(payload)
+                message = json.loads(payload)
+                if message.get("type") == "presence":
+                    continue
+                return message
             if opcode == 0x9:
                 self.send_frame(0xA, payload)
             elif opcode == 0x8:

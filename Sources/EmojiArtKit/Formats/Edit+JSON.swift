@@ -308,12 +308,12 @@ extension Edit {
 
 extension JSONField {
     /// `{"x": Int, "y": Int}`
-    func point() throws -> Point {
+    package func point() throws -> Point {
         let point = resolved()
         return Point(x: try point.required("x").integer(), y: try point.required("y").integer())
     }
 
-    func integers() throws -> [Int] {
+    package func integers() throws -> [Int] {
         try elements().map { try $0.integer() }
     }
 
@@ -328,7 +328,7 @@ extension JSONField {
 }
 
 extension JSONWriter {
-    mutating func point(_ point: Point) {
+    package mutating func point(_ point: Point) {
         raw("{")
         key("x")
         integer(point.x)
@@ -338,7 +338,7 @@ extension JSONWriter {
         raw("}")
     }
 
-    mutating func integers(_ values: [Int]) {
+    package mutating func integers(_ values: [Int]) {
         raw("[")
         for (index, value) in values.enumerated() {
             if index > 0 { raw(",") }

@@ -31,6 +31,8 @@ struct LiveChannel: Sendable {
     let library: DocumentLibrary
     let access: DocumentAccess
     let grants: LiveGrants
+    /// Who else is in each document (pointers, selections): relayed, never applied.
+    let presence: PresenceHub
     var limits = Limits()
     let logger: Logger
 
@@ -57,8 +59,8 @@ struct LiveChannel: Sendable {
         let registration = await grants.register(document: id, access: requestAccess, grant: grant)
         do {
             try await follow(
-                document: id, since: version, role: grant.role, registration: registration, inbound: inbound,
-                outbound: outbound)
+                document: id, since: version, role: grant.role, name: requestAccess.requester.user?.name,
+                registration: registration, inbound: inbound, outbound: outbound)
         } catch {
             await grants.unregister(registration.id)
             throw error
@@ -69,7 +71,7 @@ struct LiveChannel: Sendable {
     /// The connection once the requester may follow the document: until it ends, the window
     /// hears the document and its requests are applied.
     private func follow(
-        document id: UUID, since version: Int?, role: DocumentRole,
+        document id: UUID, since version: Int?, role: DocumentRole, name: String?,
         registration: (id: UUID, revoked: AsyncStream<String>),
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
@@ -116,6 +118,8 @@ struct LiveChannel: Sendable {
                 subscription.end()
             }
         }
+        // Present from now on: the others' pointers and selections arrive, and ours reach them.
+        let peer = await presence.join(document: id, name: name) { deliver(.presence($0)) }
         let protocolError = await withTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
                 for await event in subscription.events { deliver(.event(event)) }
@@ -129,7 +133,7 @@ struct LiveChannel: Sendable {
                 return nil
             }
             group.addTask {
-                await receive(inbound, document: document, role: role, replies: deliver, outbound: outbound)
+                await receive(inbound, document: document, role: role, peer: peer, replies: deliver, outbound: outbound)
             }
             group.addTask {
                 for await reason in registration.revoked {
@@ -145,6 +149,7 @@ struct LiveChannel: Sendable {
             group.cancelAll()
             return first
         }
+        await presence.leave(document: id, peer: peer)
         // Thrown on, so the WebSocket layer closes with its code: 1002 for a frame that breaks
         // the protocol, 1007 for text that is not UTF-8, 1009 for a message too large.
         if let protocolError { throw protocolError }
@@ -185,7 +190,7 @@ struct LiveChannel: Sendable {
 
     /// Applies the window's requests in order, answering each through `replies`.
     private func receive(
-        _ inbound: WebSocketInboundStream, document: LiveDocument, role: DocumentRole,
+        _ inbound: WebSocketInboundStream, document: LiveDocument, role: DocumentRole, peer: String,
         replies: @Sendable (LiveOutbox.Item) -> Void, outbound: WebSocketOutboundWriter
     ) async -> (any Error)? {
         var bucket = limits.burst
@@ -210,7 +215,14 @@ struct LiveChannel: Sendable {
                     guard case .text(let text) = message else {
                         throw EmojiArtError(.malformedJSON, "send text messages.")
                     }
-                    request = try LiveRequest(json: Array(text.utf8))
+                    switch try LiveInbound(json: Array(text.utf8)) {
+                    case .request(let parsed):
+                        request = parsed
+                    case .presence(let update):
+                        // Viewers are present too: presence changes nothing.
+                        await presence.update(document: document.id, peer: peer, update)
+                        continue
+                    }
                 } catch {
                     let reason = "Not a request: \(APIError(error).message)"
                     try await outbound.close(

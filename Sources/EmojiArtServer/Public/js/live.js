@@ -39,7 +39,8 @@ export class LiveConnection {
    *   snapshot(state) — the whole document (on connect, or when too far behind to catch up);
    *   change(message) — one committed version: {version, undoActionName, redoActionName, updatedAt, patch};
    *   synced(message) — caught up after a reconnect: {version, undoActionName, redoActionName, backgroundState};
-   *   background(backgroundState); deleted(); status({state, retryIn?, waiting}) where state is
+   *   background(backgroundState); deleted(); presence(message) — another window's pointer and
+   *   selection, or that it left; status({state, retryIn?, waiting}) where state is
    *   "connecting" | "online" | "offline" | "gone".
    * @param {() => number | null} currentVersion the version the window shows (to reconnect from)
    */
@@ -168,7 +169,20 @@ export class LiveConnection {
         this.gone = true;
         this.handlers.deleted();
         break;
+      case "presence":
+        this.handlers.presence?.(message);
+        break;
     }
+  }
+
+  /**
+   * Tells the other windows where this one's pointer is and what it has selected
+   * ({pointer: {x, y} | null, selection: [ids]}). Presence isn't queued: while offline it is
+   * dropped, and the next one says it all again.
+   */
+  sendPresence(presence) {
+    if (!this.ready || !this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify({ type: "presence", ...presence }));
   }
 
   becomeReady() {

@@ -10,6 +10,7 @@ import { GestureMachine } from "./gestures/gesture-state.js";
 import { Idle } from "./gestures/idle.js";
 import { Panning } from "./gestures/panning.js";
 import { Pinching } from "./gestures/pinching.js";
+import { PresenceLayer } from "./presence-layer.js";
 import { Pointing } from "./gestures/pointing.js";
 import { Resizing } from "./gestures/resizing.js";
 import { Rotating } from "./gestures/rotating.js";
@@ -26,7 +27,7 @@ export class CanvasView {
    * @param {object} handlers intents, each returning a promise (or nothing):
    *   move(ids, {x, y}), resize(ids, scale), turn(ids, degrees, moves), drop(dataTransfer, docPoint),
    *   viewChanged({zoom, panX, panY}), selectionChanged(selection), backgroundFailed(imageURL),
-   *   contextMenu({x, y}) (client point)
+   *   contextMenu({x, y}) (client point), pointerMoved({x, y} | null) (document point, for presence)
    */
   constructor(root, handlers) {
     this.root = root;
@@ -36,12 +37,14 @@ export class CanvasView {
       applied: () => {
         this.layer?.viewApplied();
         this.overlay?.place();
+        this.presence?.placeAll();
       },
       changed: (view) => handlers.viewChanged?.(view),
     });
     this.background = new BackgroundLayer(root, world, { failed: (url) => handlers.backgroundFailed?.(url) });
     this.layer = new EmojiLayer(root.querySelector(".emoji-layer"), world, this.viewport);
     this.overlay = new SelectionOverlay(root, this.viewport);
+    this.presence = new PresenceLayer(root, this.viewport, this.layer);
     this.selection = new Set();
     this.readOnly = false;
     this.spaceHeld = false;
@@ -65,7 +68,11 @@ export class CanvasView {
       if (e.target.classList?.contains("emoji")) this.layer.setActive(Number(e.target.dataset.id));
     });
     root.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    root.addEventListener("pointermove", (e) => this.pointerMove(e));
+    root.addEventListener("pointermove", (e) => {
+      this.pointerMove(e);
+      if (e.pointerType !== "touch") this.handlers.pointerMoved?.(this.viewport.documentPoint(e.clientX, e.clientY));
+    });
+    root.addEventListener("pointerleave", () => this.handlers.pointerMoved?.(null));
     root.addEventListener("pointerup", (e) => this.pointerUp(e, true));
     root.addEventListener("pointercancel", (e) => this.pointerUp(e, false));
     root.addEventListener("lostpointercapture", (e) => {
@@ -165,6 +172,7 @@ export class CanvasView {
   render(state) {
     this.background.render(state.backgroundState);
     this.layer.render(state.emojis);
+    this.presence.placeAll();
     const before = this.selection.size;
     for (const id of this.selection) if (!this.layer.has(id)) this.selection.delete(id);
     this.selectionUpdated(this.selection.size !== before);

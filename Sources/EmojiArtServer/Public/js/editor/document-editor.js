@@ -26,6 +26,7 @@ const COORDINATE_LIMIT = 1_000_000;
 const ARROW_GESTURE_MS = 1000; // arrow presses this close together are one undo step
 const NEW_EMOJI_SCREEN_SIZE = 40; // px: a new emoji's size on screen at the zoom it is added at
 const PASTE_STEP = 16; // screen px: each paste or duplicate lands this far right and down of the last
+const PRESENCE_INTERVAL_MS = 50; // at most 20 presence updates a second (the server drops more)
 const CREATED_REMEMBERED = 64; // versions whose new ids are kept, to select what a paste made
 
 /**
@@ -101,7 +102,11 @@ export class DocumentEditor {
         this.showZoom();
         this.saveView(view);
       },
-      selectionChanged: () => this.actions.refresh(),
+      selectionChanged: () => {
+        this.actions.refresh();
+        this.presenceChanged({});
+      },
+      pointerMoved: (point) => this.presenceChanged({ pointer: point && { x: Math.round(point.x), y: Math.round(point.y) } }),
       backgroundFailed: () => {
         notify("Couldn’t show the background image. Reload the page to try again.", { kind: "error", title: "Set Background" });
       },
@@ -148,6 +153,7 @@ export class DocumentEditor {
           this.scheduleRender();
         },
         deleted: () => this.deleted(),
+        presence: (message) => this.canvas.presence.receive(message),
         status: (status) => this.showConnection(status),
         accessEnded: (code, reason) => this.accessEnded(code, reason),
       },
@@ -332,6 +338,21 @@ export class DocumentEditor {
   turnSelection(degrees) {
     const ids = [...this.canvas.selection];
     this.perform(turnEdits(ids, degrees, this.canvas.turnMoves(ids, degrees)));
+  }
+
+  // MARK: - Presence: this window's pointer and selection, for the others (at most 20 a second)
+
+  presenceChanged({ pointer }) {
+    if (pointer !== undefined) this.pointer = pointer;
+    const send = () => {
+      this.presenceTimer = 0;
+      this.presenceSentAt = performance.now();
+      this.live.sendPresence({ pointer: this.pointer ?? null, selection: [...this.canvas.selection].slice(0, 1000) });
+    };
+    if (this.presenceTimer) return; // the one already waiting will send the latest
+    const wait = PRESENCE_INTERVAL_MS - (performance.now() - (this.presenceSentAt ?? -Infinity));
+    if (wait <= 0) send();
+    else this.presenceTimer = setTimeout(send, wait);
   }
 
   // MARK: - What a screen reader hears after a change this window made

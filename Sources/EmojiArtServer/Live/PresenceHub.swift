@@ -1,0 +1,107 @@
+import EmojiArtWire
+import Foundation
+
+/// Who else is in each open document, for the live connections on this server: every window's
+/// name, colour, pointer and selection, relayed to the other windows of the same document as it
+/// changes — each update encoded once for them all — and a `left` message when a window goes.
+/// Nothing here reaches the document, its log or the store. (Windows on other servers of a shared
+/// database are not seen: presence is per server.)
+actor PresenceHub {
+    /// At most this many updates a second from one window are relayed: one that comes sooner
+    /// waits, and is replaced by any newer one meanwhile, so the latest always arrives.
+    static let updatesPerSecond = 20
+    static var interval: Duration { .milliseconds(1000 / updatesPerSecond) }
+
+    private struct Peer {
+        var presence: PeerPresence
+        var deliver: @Sendable (String) -> Void
+        var lastRelayed: ContinuousClock.Instant?
+        /// An update that came too soon, relayed when the interval is up.
+        var waiting: PresenceUpdate?
+    }
+
+    private struct Room {
+        var peers: [String: Peer] = [:]
+        /// Guests are numbered per document, in the order they arrive, never reused.
+        var guests = 0
+        var joined = 0
+    }
+
+    private var rooms: [UUID: Room] = [:]
+    private var nextPeer = 0
+
+    /// Adds a window to `document`'s room: `name` for a user, nil for a guest. Returns its peer
+    /// id; the others' presences are delivered to it at once.
+    func join(document: UUID, name: String?, deliver: @escaping @Sendable (String) -> Void) -> String {
+        var room = rooms[document] ?? Room()
+        nextPeer += 1
+        let peer = "p\(nextPeer)"
+        let shownName: String
+        if let name {
+            shownName = name
+        } else {
+            room.guests += 1
+            shownName = "Guest \(room.guests)"
+        }
+        let colour = PeerPresence.colours[room.joined % PeerPresence.colours.count]
+        room.joined += 1
+        for other in room.peers.values
+        where other.presence.update.pointer != nil || !other.presence.update.selection.isEmpty {
+            deliver(LiveMessages.presence(other.presence))
+        }
+        room.peers[peer] = Peer(
+            presence: PeerPresence(
+                peer: peer, name: shownName, colour: colour, update: PresenceUpdate(pointer: nil, selection: [])),
+            deliver: deliver, lastRelayed: nil)
+        rooms[document] = room
+        return peer
+    }
+
+    /// A window's new presence, relayed to the others — at once, or when its interval is up.
+    func update(document: UUID, peer: String, _ update: PresenceUpdate, at now: ContinuousClock.Instant = .now) {
+        guard var room = rooms[document], var entry = room.peers[peer] else { return }
+        if let last = entry.lastRelayed, now - last < Self.interval {
+            let scheduled = entry.waiting != nil
+            entry.waiting = update
+            room.peers[peer] = entry
+            rooms[document] = room
+            if !scheduled {
+                let delay = Self.interval - (now - last)
+                Task {
+                    try? await Task.sleep(for: delay)
+                    await self.relayWaiting(document: document, peer: peer)
+                }
+            }
+            return
+        }
+        relay(update, from: peer, in: document, at: now)
+    }
+
+    private func relayWaiting(document: UUID, peer: String) {
+        guard let update = rooms[document]?.peers[peer]?.waiting else { return }
+        relay(update, from: peer, in: document, at: .now)
+    }
+
+    private func relay(_ update: PresenceUpdate, from peer: String, in document: UUID, at now: ContinuousClock.Instant)
+    {
+        guard var room = rooms[document], var entry = room.peers[peer] else { return }
+        entry.lastRelayed = now
+        entry.waiting = nil
+        entry.presence.update = update
+        room.peers[peer] = entry
+        rooms[document] = room
+        let text = LiveMessages.presence(entry.presence)
+        for (id, other) in room.peers where id != peer { other.deliver(text) }
+    }
+
+    /// The window has gone: the others are told, and its presence is forgotten.
+    func leave(document: UUID, peer: String) {
+        guard var room = rooms[document], room.peers.removeValue(forKey: peer) != nil else { return }
+        let text = LiveMessages.presenceLeft(peer: peer)
+        for other in room.peers.values { other.deliver(text) }
+        rooms[document] = room.peers.isEmpty ? nil : room
+    }
+
+    /// How many windows are present in `document` (for tests).
+    func count(in document: UUID) -> Int { rooms[document]?.peers.count ?? 0 }
+}
