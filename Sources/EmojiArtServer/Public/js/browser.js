@@ -2,8 +2,8 @@
 import * as api from "./api.js";
 import { el, fileStem, formatDate, notify, relativeTime } from "./dom.js";
 import { exportMenu } from "./export-menu.js";
-import { paletteManager } from "./palette-dialogs.js";
-import { paletteFeed } from "./palettes.js";
+import { PaletteDialogs } from "./palette-dialogs.js";
+import { PaletteFeed } from "./palettes.js";
 
 const rows = document.getElementById("document-rows");
 const table = document.getElementById("documents");
@@ -168,8 +168,9 @@ async function importFiles(files) {
 }
 
 document.getElementById("new-document").addEventListener("click", create);
-document.getElementById("manage-palettes").addEventListener("click", () => paletteManager.open());
-paletteFeed.open(); // the palette manager shows other windows' changes as they happen
+const paletteDialogs = new PaletteDialogs(new PaletteFeed());
+document.getElementById("manage-palettes").addEventListener("click", () => paletteDialogs.manager.open());
+paletteDialogs.feed.open(); // the palette manager shows other windows' changes as they happen
 fileInput.addEventListener("change", () => {
   const files = Array.from(fileInput.files || []);
   fileInput.value = "";

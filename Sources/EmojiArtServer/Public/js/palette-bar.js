@@ -2,8 +2,6 @@
 // a button that cycles to the next palette, and a menu with Go To, New, Edit, Delete and Manage.
 // The current palette is remembered per window; the palettes themselves are shared and live.
 import { el, graphemes } from "./dom.js";
-import { addPalette, deletePalette, paletteEditor, paletteManager } from "./palette-dialogs.js";
-import { paletteFeed } from "./palettes.js";
 
 export const EMOJI_DRAG_TYPE = "application/x-emojiart-emoji";
 const STORAGE_KEY = "emojiart:palette"; // per window (sessionStorage)
@@ -16,8 +14,10 @@ export class PaletteBar {
    *   handlers: `pick` adds an emoji without dragging; `place` adds one dragged by touch to where
    *   the finger lifted (HTML drag and drop does the same for a mouse)
    */
-  constructor(root, handlers) {
+  constructor(root, handlers, dialogs) {
     this.root = root;
+    /** @type {import("./palette-dialogs.js").PaletteDialogs} the page's palette dialogs and feed */
+    this.dialogs = dialogs;
     this.handlers = handlers;
     this.name = root.querySelector("#palette-name");
     this.list = root.querySelector("#palette-emojis");
@@ -36,8 +36,8 @@ export class PaletteBar {
   }
 
   load() {
-    paletteFeed.subscribe((palettes) => this.update(palettes));
-    paletteFeed.open();
+    this.dialogs.feed.subscribe((palettes) => this.update(palettes));
+    this.dialogs.feed.open();
   }
 
   /** A new list from the server: keep showing the same palette, or the one now in its place. */
@@ -171,10 +171,10 @@ export class PaletteBar {
       el("div", { class: "palette-menu-group", role: "group", "aria-label": "Go To" }, goTo),
       el("hr", { role: "separator" }),
       item("New Palette", () => this.newPalette()),
-      item(current ? `Edit “${current.name}”…` : "Edit…", () => current && paletteEditor.open(current), { disabled: !current, dataset: { action: "edit" } }),
-      item(current ? `Delete “${current.name}”` : "Delete", () => current && deletePalette(current), { disabled: !current, dataset: { action: "delete" } }),
+      item(current ? `Edit “${current.name}”…` : "Edit…", () => current && this.dialogs.editor.open(current), { disabled: !current, dataset: { action: "edit" } }),
+      item(current ? `Delete “${current.name}”` : "Delete", () => current && this.dialogs.deletePalette(current), { disabled: !current, dataset: { action: "delete" } }),
       el("hr", { role: "separator" }),
-      item("Manage Palettes…", () => paletteManager.open()));
+      item("Manage Palettes…", () => this.dialogs.manager.open()));
   }
 
   menuKey(event) {
@@ -197,7 +197,7 @@ export class PaletteBar {
 
   /** Inserts an empty "New" palette after the current one, shows it, and opens the editor. */
   async newPalette() {
-    const palette = await addPalette(this.index + 1);
+    const palette = await this.dialogs.addPalette(this.index + 1);
     if (!palette) return;
     this.currentID = palette.id;
     sessionStorage.setItem(STORAGE_KEY, palette.id);

@@ -4,7 +4,7 @@
 // both follow the live palette feed, so changes from other windows show while they are open.
 import * as api from "./api.js";
 import { confirmAction, el, graphemes, notify } from "./dom.js";
-import { containsEmoji, paletteFeed } from "./palettes.js";
+import { containsEmoji } from "./palettes.js";
 
 const SAVE_DELAY = 400; // ms of quiet typing before a name or typed emojis are saved
 
@@ -13,55 +13,12 @@ export function paletteError(error, title) {
   notify(error.message, { kind: "error", title });
 }
 
-/**
- * Deletes a palette after asking, and offers to undo it: Undo puts a palette with the same name
- * and emojis back where it was. The server refuses the last palette, and that refusal is shown.
- */
-export async function deletePalette(palette) {
-  const count = graphemes(palette.emojis).length;
-  const confirmed = await confirmAction({
-    title: "Delete Palette",
-    message: `Delete the palette “${palette.name}” and its ${count === 1 ? "1 emoji" : count + " emojis"}? You can undo this right after.`,
-    confirmLabel: "Delete",
-  });
-  if (!confirmed) return false;
-  const index = paletteFeed.palettes.findIndex((p) => p.id === palette.id);
-  try {
-    await api.deletePalette(palette.id);
-  } catch (error) {
-    paletteError(error, "Couldn’t delete the palette");
-    return false;
-  }
-  notify(`Deleted the palette “${palette.name}”.`, {
-    title: "Palettes",
-    action: {
-      label: "Undo",
-      perform: () =>
-        api.createPalette(palette.name, { emojis: palette.emojis, index: Math.max(0, index) }).then(
-          () => notify(`Put back the palette “${palette.name}”.`, { title: "Palettes" }),
-          (error) => paletteError(error, "Couldn’t put the palette back"),
-        ),
-    },
-  });
-  return true;
-}
-
-/** Adds an empty "New" palette at `index` and opens it in the editor. */
-export async function addPalette(index) {
-  try {
-    const palette = await api.createPalette("New", { index });
-    paletteEditor.open(palette);
-    return palette;
-  } catch (error) {
-    paletteError(error, "Couldn’t add a palette");
-    return null;
-  }
-}
-
 // MARK: - Editor
 
 class PaletteEditor {
-  constructor() {
+  /** @param {PaletteDialogs} dialogs */
+  constructor(dialogs) {
+    this.dialogs = dialogs;
     this.palette = null;
     this.nameTimer = 0;
     this.addTimer = 0;
@@ -126,7 +83,7 @@ class PaletteEditor {
     this.addInput.value = "";
     this.renderEmojis();
     this.unsubscribe?.();
-    this.unsubscribe = paletteFeed.subscribe(() => this.followFeed());
+    this.unsubscribe = this.dialogs.feed.subscribe(() => this.followFeed());
     if (!this.dialog.open) this.dialog.showModal();
     this.nameInput.focus();
     this.nameInput.select();
@@ -135,7 +92,7 @@ class PaletteEditor {
   /** Another window (or this one) changed the palettes: show this palette as it is now. */
   followFeed() {
     if (!this.palette) return;
-    const current = paletteFeed.find(this.palette.id);
+    const current = this.dialogs.feed.find(this.palette.id);
     if (current) this.seenInFeed = true;
     if (!current) {
       // A palette just created may reach this window's feed after the editor opened on it.
@@ -231,7 +188,9 @@ class PaletteEditor {
 // MARK: - Manager
 
 class PaletteManager {
-  constructor() {
+  /** @param {PaletteDialogs} dialogs */
+  constructor(dialogs) {
+    this.dialogs = dialogs;
     this.rows = el("ol", { class: "palette-rows", id: "palette-rows", "aria-label": "Palettes" });
     this.importInput = el("input", { type: "file", accept: ".json,application/json", class: "visually-hidden" });
     this.dialog = el("dialog", { class: "dialog palette-manager", id: "palette-manager", "aria-labelledby": "palette-manager-title" },
@@ -240,7 +199,7 @@ class PaletteManager {
         el("p", { class: "hint", text: "Drag a palette to reorder it, or focus it and press Alt+↑ / Alt+↓." }),
         this.rows,
         el("div", { class: "dialog-actions" },
-          el("button", { type: "button", class: "button", id: "palette-add", text: "Add Palette", on: { click: () => addPalette() } }),
+          el("button", { type: "button", class: "button", id: "palette-add", text: "Add Palette", on: { click: () => this.dialogs.addPalette() } }),
           el("label", { class: "button" }, "Import…", this.importInput),
           el("button", { class: "button primary", value: "done", text: "Done" }))));
     document.body.append(this.dialog);
@@ -253,7 +212,7 @@ class PaletteManager {
 
   open() {
     this.unsubscribe?.();
-    this.unsubscribe = paletteFeed.subscribe((palettes) => this.render(palettes));
+    this.unsubscribe = this.dialogs.feed.subscribe((palettes) => this.render(palettes));
     if (!this.dialog.open) this.dialog.showModal();
     this.rows.querySelector(".palette-row")?.focus();
   }
@@ -279,9 +238,9 @@ class PaletteManager {
         el("button", { type: "button", class: "button small", "aria-label": `Move ${palette.name} down`, title: "Move down", text: "↓",
           disabled: index === count - 1, on: { click: () => this.move(palette, index + 1) } }),
         el("button", { type: "button", class: "button small", text: "Edit", "aria-label": `Edit ${palette.name}`,
-          on: { click: () => paletteEditor.open(palette) } }),
+          on: { click: () => this.dialogs.editor.open(palette) } }),
         el("button", { type: "button", class: "button small danger", text: "Delete", "aria-label": `Delete ${palette.name}`,
-          on: { click: () => deletePalette(palette) } })));
+          on: { click: () => this.dialogs.deletePalette(palette) } })));
     row.addEventListener("keydown", (event) => {
       if (event.target !== row) return;
       if (event.altKey && (event.key === "ArrowUp" || event.key === "ArrowDown")) {
@@ -292,10 +251,10 @@ class PaletteManager {
         (event.key === "ArrowUp" ? row.previousElementSibling : row.nextElementSibling)?.focus();
       } else if (event.key === "Enter") {
         event.preventDefault();
-        paletteEditor.open(palette);
+        this.dialogs.editor.open(palette);
       } else if (event.key === "Delete") {
         event.preventDefault();
-        deletePalette(palette);
+        this.dialogs.deletePalette(palette);
       }
     });
     row.addEventListener("dragstart", (event) => {
@@ -316,14 +275,14 @@ class PaletteManager {
       row.classList.remove("drop-target");
       if (!id || id === palette.id) return;
       event.preventDefault();
-      const dragged = paletteFeed.find(id);
+      const dragged = this.dialogs.feed.find(id);
       if (dragged) this.move(dragged, index);
     });
     return row;
   }
 
   async move(palette, index) {
-    if (index < 0 || index >= paletteFeed.palettes.length) return;
+    if (index < 0 || index >= this.dialogs.feed.palettes.length) return;
     try {
       await api.updatePalette(palette.id, { index });
       // Keep the moved palette focused once the new order arrives.
@@ -348,5 +307,60 @@ class PaletteManager {
   }
 }
 
-export const paletteEditor = new PaletteEditor();
-export const paletteManager = new PaletteManager();
+/**
+ * The palette dialogs of one page, over its palette feed: the editor, the manager, and deleting
+ * (after asking, with Undo) and adding palettes. Each page makes one and hands it to what needs it.
+ */
+export class PaletteDialogs {
+  /** @param {import("./palettes.js").PaletteFeed} feed */
+  constructor(feed) {
+    this.feed = feed;
+    this.editor = new PaletteEditor(this);
+    this.manager = new PaletteManager(this);
+  }
+
+  /**
+   * Deletes a palette after asking, and offers to undo it: Undo puts a palette with the same name
+   * and emojis back where it was. The server refuses the last palette, and that refusal is shown.
+   */
+  async deletePalette(palette) {
+    const count = graphemes(palette.emojis).length;
+    const confirmed = await confirmAction({
+      title: "Delete Palette",
+      message: `Delete the palette “${palette.name}” and its ${count === 1 ? "1 emoji" : count + " emojis"}? You can undo this right after.`,
+      confirmLabel: "Delete",
+    });
+    if (!confirmed) return false;
+    const index = this.feed.palettes.findIndex((p) => p.id === palette.id);
+    try {
+      await api.deletePalette(palette.id);
+    } catch (error) {
+      paletteError(error, "Couldn’t delete the palette");
+      return false;
+    }
+    notify(`Deleted the palette “${palette.name}”.`, {
+      title: "Palettes",
+      action: {
+        label: "Undo",
+        perform: () =>
+          api.createPalette(palette.name, { emojis: palette.emojis, index: Math.max(0, index) }).then(
+            () => notify(`Put back the palette “${palette.name}”.`, { title: "Palettes" }),
+            (error) => paletteError(error, "Couldn’t put the palette back"),
+          ),
+      },
+    });
+    return true;
+  }
+
+  /** Adds an empty "New" palette at `index` and opens it in the editor. */
+  async addPalette(index) {
+    try {
+      const palette = await api.createPalette("New", { index });
+      this.editor.open(palette);
+      return palette;
+    } catch (error) {
+      paletteError(error, "Couldn’t add a palette");
+      return null;
+    }
+  }
+}

@@ -27,6 +27,12 @@ export class PaletteFeed {
 
   open() {
     if (this.socket || this.closing) return;
+    if (!this.pageHideHeard) {
+      this.pageHideHeard = true;
+      addEventListener("pagehide", (event) => {
+        if (!event.persisted) this.close();
+      });
+    }
     const socket = new WebSocket(socketURL("/api/palettes/live"));
     this.socket = socket;
     socket.addEventListener("message", (event) => {
@@ -56,11 +62,6 @@ export class PaletteFeed {
   }
 }
 
-/** The one feed of this page. */
-export const paletteFeed = new PaletteFeed();
-addEventListener("pagehide", (event) => {
-  if (!event.persisted) paletteFeed.close();
-});
 
 /** Whether `text` holds at least one emoji (the server keeps only those). */
 export const containsEmoji = (text) => /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(text);

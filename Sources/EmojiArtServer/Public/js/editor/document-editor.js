@@ -12,6 +12,8 @@ import { notify } from "../dom.js";
 import { exportMenu } from "../export-menu.js";
 import { applyChange, LiveConnection } from "../live.js";
 import { EMOJI_DRAG_TYPE, PaletteBar } from "../palette-bar.js";
+import { PaletteDialogs } from "../palette-dialogs.js";
+import { PaletteFeed } from "../palettes.js";
 import { ShareDialog } from "../share.js";
 import { ActionManager } from "./action-manager.js";
 import { ACTIONS } from "./actions.js";
@@ -125,7 +127,7 @@ export class DocumentEditor {
         const rect = $("canvas").getBoundingClientRect();
         if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) this.addEmoji(emoji, this.canvas.documentPoint(x, y));
       },
-    });
+    }, new PaletteDialogs(new PaletteFeed()));
     this.live = new LiveConnection(
       documentId,
       {
