@@ -368,3 +368,20 @@ def test_snapping_targets_edges_centres_and_the_background_centre(page, api):
     assert result[1][0] == 0 and result[1][2] == ["x:0"]
     assert result[2][0] == 125 and "x:125" in result[2][2]
     assert result[3] == [40, 0, []]
+
+
+def test_a_drag_whose_moves_never_arrive_still_moves(page, api):
+    """A flick can reach the page as a press and a release far apart, with no move between."""
+    doc = api.create("Flick", emojis=[("🪁", 0, 0, 50)])
+    open_editor(page, doc)
+    page.evaluate("""() => {
+        const canvas = document.getElementById("canvas");
+        const target = canvas.querySelector('.emoji[data-id="1"]').getBoundingClientRect();
+        const x = target.left + target.width / 2, y = target.top + target.height / 2;
+        const at = (type, cx, cy) => new PointerEvent(type, { bubbles: true, pointerId: 7, pointerType: "mouse", button: 0, buttons: type === "pointerup" ? 0 : 1, clientX: cx, clientY: cy });
+        canvas.querySelector('.emoji[data-id="1"]').dispatchEvent(at("pointerdown", x, y));
+        canvas.dispatchEvent(at("pointerup", x + 40, y));
+    }""")
+    wait_version(page, doc["version"] + 1)
+    moved = api.get(doc)["emojis"][0]
+    assert (moved["x"], moved["y"]) == (40, 0)

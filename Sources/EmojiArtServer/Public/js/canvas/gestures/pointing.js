@@ -49,7 +49,14 @@ export class Pointing extends GestureState {
     }
   }
 
-  onPointerUp() {
+  onPointerUp(event) {
+    // Released far from the press with no move seen in between (a quick flick whose moves the
+    // browser folded into the release): it was a drag all the same.
+    if (isDrag(this.start, event)) {
+      this.onPointerMove(event);
+      this.machine.current.onPointerUp(event);
+      return;
+    }
     if (this.emojiId !== null) this.onRelease?.();
     else if (!this.modified) this.canvas.clearSelection();
     this.canvas.lastClickOn = this.emojiId === null ? "canvas" : "emoji";
