@@ -199,19 +199,9 @@ extension Edit {
                 writer.key("id")
                 writer.integer(item.emoji.id)
                 writer.raw(",")
-                writer.key("text")
-                writer.string(item.emoji.text)
-                writer.raw(",")
-                writer.key("position")
-                writer.point(item.emoji.position)
-                writer.raw(",")
-                writer.key("size")
-                writer.integer(item.emoji.size)
-                if item.emoji.rotation != 0 {
-                    writer.raw(",")
-                    writer.key("rotation")
-                    writer.integer(item.emoji.rotation)
-                }
+                writer.emojiContent(
+                    text: item.emoji.text, position: item.emoji.position, size: item.emoji.size,
+                    rotation: item.emoji.rotation)
                 writer.raw("}}")
             }
             writer.raw("]")
@@ -252,19 +242,8 @@ extension Edit {
             for (index, emoji) in emojis.enumerated() {
                 if index > 0 { writer.raw(",") }
                 writer.raw("{")
-                writer.key("text")
-                writer.string(emoji.text)
-                writer.raw(",")
-                writer.key("position")
-                writer.point(emoji.position)
-                writer.raw(",")
-                writer.key("size")
-                writer.integer(emoji.size)
-                if emoji.rotation != 0 {
-                    writer.raw(",")
-                    writer.key("rotation")
-                    writer.integer(emoji.rotation)
-                }
+                writer.emojiContent(
+                    text: emoji.text, position: emoji.position, size: emoji.size, rotation: emoji.rotation)
                 writer.raw("}")
             }
             writer.raw("]")
@@ -336,6 +315,23 @@ extension JSONWriter {
         key("y")
         integer(point.y)
         raw("}")
+    }
+
+    /// An emoji's fields but its id: `"text", "position", "size"`, and `"rotation"` when turned.
+    mutating func emojiContent(text: String, position: Point, size: Int, rotation: Int) {
+        key("text")
+        string(text)
+        raw(",")
+        key("position")
+        self.point(position)
+        raw(",")
+        key("size")
+        integer(size)
+        if rotation != 0 {
+            raw(",")
+            key("rotation")
+            integer(rotation)
+        }
     }
 
     package mutating func integers(_ values: [Int]) {

@@ -16,7 +16,7 @@ export class SelectionOverlay {
     this.root = root;
     this.guides = []; // the guide elements shown
     this.boxes = []; // world boxes of the selected emojis: {id, cx, cy, w, h}
-    this.feedback = null; // a gesture's live change to show: {ids: Set, dx, dy, scale}
+    this.feedback = null; // a gesture's live change to the selection: {dx, dy, scale}
   }
 
   /** The selection changed: `boxes` are the selected emojis' world boxes. */
@@ -40,10 +40,10 @@ export class SelectionOverlay {
     const scale = f?.scale ?? 1;
     let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
     for (const box of this.boxes) {
-      const moved = f && (!f.ids || f.ids.has(box.id));
-      const cx = box.cx + (moved ? f.dx || 0 : 0);
-      const cy = box.cy - (moved ? f.dy || 0 : 0);
-      const s = moved ? scale : 1;
+      // The feedback applies to the whole selection.
+      const cx = box.cx + (f?.dx || 0);
+      const cy = box.cy - (f?.dy || 0);
+      const s = scale;
       left = Math.min(left, cx - (box.w * s) / 2);
       right = Math.max(right, cx + (box.w * s) / 2);
       top = Math.min(top, cy - (box.h * s) / 2);
