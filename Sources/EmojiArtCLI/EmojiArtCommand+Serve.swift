@@ -78,6 +78,13 @@ extension EmojiArtCommand {
 
         @Option(
             help: """
+                Thin history older than this many days to the last version of each day; without it \
+                every version is kept ($EMOJIART_HISTORY_DAYS).
+                """)
+        var historyDays: Int?
+
+        @Option(
+            help: """
                 Seconds a connection may go without a complete request head — a new one, or a \
                 kept-alive one between requests — before it is closed.
                 """)
@@ -93,6 +100,9 @@ extension EmojiArtCommand {
 
         func validate() throws {
             if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535.") }
+            if let historyDays, !(1...36_500).contains(historyDays) {
+                throw ValidationError("--history-days must be 1...36500.")
+            }
             guard (1...3600).contains(requestHeadTimeout) else {
                 throw ValidationError("--request-head-timeout must be 1...3600 seconds.")
             }
@@ -128,6 +138,7 @@ extension EmojiArtCommand {
                 ("EMOJIART_DATA", data != nil || memory || database != nil),
                 ("EMOJIART_DURABILITY", durability != nil), ("EMOJIART_DATABASE_URL", database != nil),
                 ("EMOJIART_FETCH_ALLOW", fetchAllow != nil), ("EMOJIART_GAME_IMAGES", gameImages != nil),
+                ("EMOJIART_HISTORY_DAYS", historyDays != nil),
             ]
             for (name, given) in overridden where given { environment[name] = nil }
             return try ServerConfiguration(environment: environment)
@@ -147,6 +158,7 @@ extension EmojiArtCommand {
                 configuration.publicURL = url
             }
             if let durability { configuration.durability = durability }
+            if let historyDays { configuration.library.historyDays = historyDays }
             if memory { configuration.dataDirectory = nil } else if let data { configuration.dataDirectory = data }
             if let fetchAllow {
                 let allowsPublic = configuration.fetchPolicy.allowsPublicAddresses

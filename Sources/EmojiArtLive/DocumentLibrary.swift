@@ -20,6 +20,11 @@ public actor DocumentLibrary {
         public var compactionBatch = 1_000
         /// Unload a settled document after this long without a request.
         public var idleTimeout: TimeInterval = 600
+        /// Keep a checkpoint every this many versions, so reading any past version folds at
+        /// most this many log entries.
+        public var checkpointInterval = HistoryReader.defaultCheckpointInterval
+        /// Thin history older than this many days to one version a day (nil: keep it all).
+        public var historyDays: Int?
 
         public init() {}
     }
@@ -29,6 +34,8 @@ public actor DocumentLibrary {
     public nonisolated let commits: CommitQueue
     /// Fetches and keeps background images; nil leaves every background state `none`.
     public nonisolated let images: BackgroundImages?
+    /// Reads documents' past versions.
+    public nonisolated let history: HistoryReader
     private let settings: Settings
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -36,6 +43,8 @@ public actor DocumentLibrary {
     private var open: [UUID: LiveDocument] = [:]
     private var lastUsed: [UUID: Date] = [:]
     private var loading: [UUID: Task<LiveDocument?, any Error>] = [:]
+    /// The newest checkpoint of each open document, as far as this server knows.
+    private var checkpointed: [UUID: Int] = [:]
     /// Documents being or recently deleted, with when: a load that read one before its delete
     /// committed must not bring it back. Forgotten after a minute.
     private var deleted: [UUID: Date] = [:]
@@ -46,6 +55,7 @@ public actor DocumentLibrary {
     ) {
         self.store = store
         self.commits = CommitQueue(store: store)
+        self.history = HistoryReader(store: store, checkpointInterval: settings.checkpointInterval)
         self.images = images
         self.settings = settings
         self.logger = logger
@@ -189,6 +199,9 @@ public actor DocumentLibrary {
                 if version - snapshotVersion - settings.retainedLog >= settings.compactionBatch {
                     try await document.compact(keepingLog: settings.retainedLog)
                 }
+                if checkpointed[id] != version - version % settings.checkpointInterval {
+                    checkpointed[id] = try await history.writeCheckpoints(of: id, through: version)
+                }
                 if let used = lastUsed[id], date.timeIntervalSince(used) >= settings.idleTimeout,
                     await document.closeIfSettled()
                 {
@@ -206,6 +219,7 @@ public actor DocumentLibrary {
         for (id, document) in open {
             do {
                 try await document.compact(keepingLog: settings.retainedLog)
+                try await history.writeCheckpoints(of: id, through: await document.version)
             } catch {
                 logger.error("Compacting document \(id) at shutdown failed: \(error)")
             }
@@ -219,7 +233,49 @@ public actor DocumentLibrary {
         if open[id] === document {
             open[id] = nil
             lastUsed[id] = nil
+            checkpointed[id] = nil
         }
+    }
+
+    // MARK: History
+
+    /// Makes the document equal to its version `version` as one new undoable change named by
+    /// `actionName` (given the version's date), which every window sees. The current state,
+    /// unchanged, if the document already equals that version; nil if there is no such document.
+    ///
+    /// - Throws: ``HistoryError/versionUnavailable(_:)`` if that version can't be read.
+    public func restore(
+        _ id: UUID, to version: Int, author: UUID?, actionName: @escaping @Sendable (Date) -> String
+    ) async throws -> LiveDocumentState? {
+        let history = self.history
+        return try await withDocument(id) { document in
+            let current = try await document.state()
+            guard version <= current.version, let past = try await history.document(id: id, at: version) else {
+                throw HistoryError.versionUnavailable(version)
+            }
+            guard past.document != current.document else { return current }
+            let restored = RestoredVersion(
+                version: version, actionName: actionName(past.updatedAt), document: past.document)
+            return try await document.perform(
+                [.restoreVersion(restored)], baseVersion: current.version, author: author)
+        }
+    }
+
+    /// Thins every document's history older than ``Settings/historyDays`` (if set) to one
+    /// version a day. Returns how many versions it removed.
+    @discardableResult
+    public func thinHistory() async -> Int {
+        guard let days = settings.historyDays else { return 0 }
+        let retention = HistoryRetention(days: days, reader: history)
+        var removed = 0
+        for summary in (try? await store.listDocuments()) ?? [] {
+            do {
+                removed += try await retention.thin(summary.id, now: now())
+            } catch {
+                logger.error("Thinning document \(summary.id)'s history failed: \(error)")
+            }
+        }
+        return removed
     }
 
     static func copyTitle(for title: String) -> String {

@@ -13,12 +13,17 @@ public struct DocumentOperation: Sendable, Equatable {
     /// A live window's id for the request: a request with an id already applied (or being
     /// applied) is not applied again.
     public var requestID: String?
+    /// Who asks (a user's id), kept in the log entry for the document's history.
+    public var author: UUID?
 
-    public init(step: LogStep, edits: [Edit] = [], baseVersion: Int, requestID: String? = nil) {
+    public init(
+        step: LogStep, edits: [Edit] = [], baseVersion: Int, requestID: String? = nil, author: UUID? = nil
+    ) {
         self.step = step
         self.edits = edits
         self.baseVersion = baseVersion
         self.requestID = requestID
+        self.author = author
     }
 }
 
@@ -189,7 +194,21 @@ struct DocumentReplica {
     /// Applies an operation to ``working`` as the next version. Nil if it changes nothing.
     private mutating func stage(_ operation: DocumentOperation, ticket: Ticket, at date: Date) throws -> Staged? {
         let firstNewID = working.document.nextEmojiID
+        let upcoming: [Edit]? =
+            switch operation.step {
+            case .perform: operation.edits
+            case .undo: working.undoEdits
+            case .redo: working.redoEdits
+            case .unrecorded: nil
+            }
+        let idsBefore = DocumentPatch.needsIDsBefore(upcoming) ? working.document.emojis.ids : nil
         let applied: [Edit]
+        let stepName: String? =
+            switch operation.step {
+            case .undo: working.history.undoActionName
+            case .redo: working.history.redoActionName
+            case .perform, .unrecorded: nil
+            }
         do {
             switch operation.step {
             case .perform(let gesture):
@@ -214,13 +233,16 @@ struct DocumentReplica {
         let version = workingVersion + 1
         let updatedAt = max(date, staged.last?.entry.date ?? committed.updatedAt)
         let entry = LogEntry(
-            version: version, edits: applied, date: updatedAt, step: operation.step, requestID: operation.requestID)
+            version: version, edits: applied, date: updatedAt, step: operation.step, requestID: operation.requestID,
+            author: operation.author, actionName: stepName)
         let state = LiveDocumentState(
             id: id, document: working.document, version: version, undoActionName: working.history.undoActionName,
             redoActionName: working.history.redoActionName, createdAt: createdAt, updatedAt: updatedAt)
         return Staged(
             ticket: ticket, operation: operation, entry: entry,
-            patch: DocumentPatch(edits: applied, firstNewID: firstNewID, after: working.document), state: state)
+            patch: DocumentPatch(
+                edits: applied, firstNewID: firstNewID, after: working.document, idsBefore: idsBefore),
+            state: state)
     }
 
     private mutating func append(_ entry: Staged) {
@@ -324,6 +346,8 @@ struct DocumentReplica {
     @discardableResult
     private mutating func replay(_ entry: LogEntry, withPatch: Bool) throws -> LiveChange? {
         let firstNewID = committedSession.document.nextEmojiID
+        let idsBefore =
+            withPatch && DocumentPatch.needsIDsBefore(entry.edits) ? committedSession.document.emojis.ids : nil
         try committedSession.mirror(entry)
         // The document itself is taken once the replay is done (``takeReplayedDocument()``):
         // holding it here would make the next entry copy the whole document.
@@ -337,7 +361,8 @@ struct DocumentReplica {
         }
         let change = LiveChange(
             version: entry.version,
-            patch: DocumentPatch(edits: entry.edits, firstNewID: firstNewID, after: committedSession.document),
+            patch: DocumentPatch(
+                edits: entry.edits, firstNewID: firstNewID, after: committedSession.document, idsBefore: idsBefore),
             undoActionName: committed.undoActionName, redoActionName: committed.redoActionName,
             updatedAt: entry.date, requestID: entry.requestID)
         remember(change)

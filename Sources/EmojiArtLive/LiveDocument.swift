@@ -92,24 +92,30 @@ public actor LiveDocument {
     ///   - requestID: a live window's id for the request. A request whose id made one of the
     ///     recent changes — on this server or another, before a restart or after — or is being
     ///     committed now is not applied again: its outcome is the committed state.
+    ///   - author: who asks (a user's id), kept in the log for the document's history.
     public func perform(
-        _ edits: [Edit], baseVersion: Int, gesture: String? = nil, requestID: String? = nil
+        _ edits: [Edit], baseVersion: Int, gesture: String? = nil, requestID: String? = nil, author: UUID? = nil
     ) async throws -> LiveDocumentState {
         try await submit(
             DocumentOperation(
-                step: .perform(gesture: gesture), edits: edits, baseVersion: baseVersion, requestID: requestID))
+                step: .perform(gesture: gesture), edits: edits, baseVersion: baseVersion, requestID: requestID,
+                author: author))
     }
 
     /// Undoes the last step of the shared history; the committed state if there is nothing to
     /// undo. A `requestID` as in ``perform(_:baseVersion:gesture:requestID:)``.
-    public func undo(requestID: String? = nil) async throws -> LiveDocumentState {
-        try await submit(DocumentOperation(step: .undo, baseVersion: replica.committed.version, requestID: requestID))
+    public func undo(requestID: String? = nil, author: UUID? = nil) async throws -> LiveDocumentState {
+        try await submit(
+            DocumentOperation(
+                step: .undo, baseVersion: replica.committed.version, requestID: requestID, author: author))
     }
 
     /// Redoes the last undone step; the committed state if there is nothing to redo.
     /// A `requestID` as in ``perform(_:baseVersion:gesture:requestID:)``.
-    public func redo(requestID: String? = nil) async throws -> LiveDocumentState {
-        try await submit(DocumentOperation(step: .redo, baseVersion: replica.committed.version, requestID: requestID))
+    public func redo(requestID: String? = nil, author: UUID? = nil) async throws -> LiveDocumentState {
+        try await submit(
+            DocumentOperation(
+                step: .redo, baseVersion: replica.committed.version, requestID: requestID, author: author))
     }
 
     private func submit(_ operation: DocumentOperation) async throws -> LiveDocumentState {
@@ -458,6 +464,20 @@ public struct LiveDocumentState: Sendable, Equatable {
     public var updatedAt: Date
     /// Where the server is in getting the background image (for the committed background).
     public var backgroundState: BackgroundState = .none
+
+    public init(
+        id: UUID, document: EmojiArtDocument, version: Int, undoActionName: String?, redoActionName: String?,
+        createdAt: Date, updatedAt: Date, backgroundState: BackgroundState = .none
+    ) {
+        self.id = id
+        self.document = document
+        self.version = version
+        self.undoActionName = undoActionName
+        self.redoActionName = redoActionName
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.backgroundState = backgroundState
+    }
 }
 
 /// Why a live document refused a request.

@@ -19,6 +19,8 @@ struct MaintenanceService: Service {
     func run() async throws {
         var lastSweep = ContinuousClock.now
         var lastRecheck = ContinuousClock.now
+        // History is thinned (`--history-days`) 5 seconds after starting, then every 6 hours.
+        var lastThinning = ContinuousClock.now - .seconds(6 * 3600 - 5)
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await cancelWhenGracefulShutdown {
                 try await Task.sleep(for: interval)
@@ -29,6 +31,11 @@ struct MaintenanceService: Service {
             if settings.mode == .accounts, ContinuousClock.now - lastRecheck > .seconds(60) {
                 lastRecheck = ContinuousClock.now
                 await grants.recheckAll()
+            }
+            if ContinuousClock.now - lastThinning > .seconds(6 * 3600) {
+                lastThinning = ContinuousClock.now
+                let removed = await library.thinHistory()
+                if removed > 0 { logger.info("Thinned \(removed) old versions from documents' history.") }
             }
             // Hourly: sessions idle past their limit, sign-in failures out of the throttle's window.
             if settings.mode == .accounts, ContinuousClock.now - lastSweep > .seconds(3600) {

@@ -87,7 +87,7 @@ public struct ServerConfiguration: Sendable {
     /// The defaults with whatever the environment sets: `EMOJIART_HOST`, `EMOJIART_PORT`,
     /// `EMOJIART_ACCESS`, `EMOJIART_SIGNUP`, `EMOJIART_PUBLIC_URL`, `EMOJIART_DATA` (and
     /// `XDG_DATA_HOME`, `HOME`), `EMOJIART_DURABILITY`, `EMOJIART_DATABASE_URL`,
-    /// `EMOJIART_FETCH_ALLOW`, `EMOJIART_FETCH_PUBLIC`, `EMOJIART_TRUSTED_PROXIES`,
+    /// `EMOJIART_HISTORY_DAYS`, `EMOJIART_FETCH_ALLOW`, `EMOJIART_FETCH_PUBLIC`, `EMOJIART_TRUSTED_PROXIES`,
     /// `EMOJIART_JOKES_URL`, `EMOJIART_UNSPLASH_KEY`, `EMOJIART_UNSPLASH_URL` and
     /// `EMOJIART_GAME_IMAGES`. Empty values count as unset; a value that can't be used is
     /// refused, naming the variable.
@@ -127,6 +127,12 @@ public struct ServerConfiguration: Sendable {
             self.durability = durability
         }
         databaseURL = value("EMOJIART_DATABASE_URL")
+        if let text = value("EMOJIART_HISTORY_DAYS") {
+            guard let days = Int(text), (1...36_500).contains(days) else {
+                throw ConfigurationError("$EMOJIART_HISTORY_DAYS must be 1...36500 days, not \"\(text.prefix(40))\".")
+            }
+            library.historyDays = days
+        }
         fetchPolicy = AddressPolicy(allowing: value("EMOJIART_FETCH_ALLOW") ?? "")
         fetchPolicy.allowsPublicAddresses = environment["EMOJIART_FETCH_PUBLIC"] != "0"
         trustedProxies = (value("EMOJIART_TRUSTED_PROXIES") ?? "").split(separator: ",")

@@ -5,6 +5,11 @@ import Foundation
 /// `.emojiart` bytes at some version) plus the log of changes after it; opening replays the log
 /// onto the snapshot, and compaction folds the log into a new snapshot.
 ///
+/// The log before the snapshot is kept too, as the document's history, with checkpoints (the
+/// document at a version, every so many versions) so that reading any past version folds at
+/// most that many entries (``HistoryReader``); only ``dropHistory(of:through:keeping:)``
+/// (`serve --history-days`) removes old entries.
+///
 /// One aggregate per protocol: palettes (``PaletteStore``), images (``ImageStore``), users,
 /// sessions, tokens, shares and links have stores of their own; ``Stores`` holds one of each.
 /// Implementations: ``InMemoryStore`` for tests, `SQLiteDocumentStore` (EmojiArtStoreSQLite,
@@ -44,11 +49,33 @@ public protocol DocumentStore: Sendable {
     /// gone; the caller then loads the document afresh.
     func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]?
 
-    /// Replaces the snapshot with one at `snapshot.version` and drops the log entries it covers.
-    /// Ignored if the stored snapshot is already at that version or newer. (Callers keep a tail
-    /// of the log after the snapshot: the live library's snapshots trail the newest version,
-    /// so a copy opened afresh replays the tail and has the undo history and request ids back.)
+    /// Replaces the snapshot with one at `snapshot.version`: opening starts there. The log
+    /// entries it covers stay, as history. Ignored if the stored snapshot is already at that
+    /// version or newer. (Callers keep a tail of the log after the snapshot: the live library's
+    /// snapshots trail the newest version, so a copy opened afresh replays the tail and has the
+    /// undo history and request ids back.)
     func saveSnapshot(_ snapshot: StoredDocument) async throws
+
+    // MARK: History
+
+    /// The log entries with versions in `range`, in version order (none where history was
+    /// thinned). Empty if the document is gone.
+    func logEntries(of id: UUID, in range: ClosedRange<Int>) async throws -> [LogEntry]
+
+    /// At most `limit` log entries at or below `version`, newest first.
+    func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry]
+
+    /// The newest checkpoint at or before `version`, or nil (no such document, or none that old).
+    func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument?
+
+    /// Keeps a document as it was at a version, to read versions after it from. Ignored if
+    /// there is one at that version already, or the document is gone.
+    func saveCheckpoint(_ checkpoint: StoredDocument) async throws
+
+    /// Thins history: deletes the log entries and checkpoints at or below `version` except
+    /// those at the versions in `keeping` (whose checkpoints must already be saved). Never
+    /// past the snapshot opening starts from.
+    func dropHistory(of id: UUID, through version: Int, keeping: Set<Int>) async throws
 
     /// Deletes a document, its log, its members and its links. Returns false if there was no
     /// such document.
@@ -168,13 +195,32 @@ public struct LogEntry: Sendable, Equatable, Codable {
     /// The live window request that made it, so a request resent later — to this server or
     /// another, before a restart or after — is recognised rather than applied twice.
     public var requestID: String?
+    /// Who made it (a user's id; nil for entries from before authors were kept, and for tools).
+    public var author: UUID?
+    /// For an undo or redo, the name of the step it undid or redid ("Move"); nil otherwise
+    /// (an edit's name comes from its first edit: ``displayName``).
+    public var actionName: String?
 
-    public init(version: Int, edits: [Edit], date: Date, step: LogStep = .unrecorded, requestID: String? = nil) {
+    public init(
+        version: Int, edits: [Edit], date: Date, step: LogStep = .unrecorded, requestID: String? = nil,
+        author: UUID? = nil, actionName: String? = nil
+    ) {
         self.version = version
         self.edits = edits
         self.date = date
         self.step = step
         self.requestID = requestID
+        self.author = author
+        self.actionName = actionName
+    }
+
+    /// What the history shows for it: "Move", "Undo Move", "Redo Add 🐶".
+    public var displayName: String {
+        switch step {
+        case .undo: "Undo" + (actionName.map { " " + $0 } ?? "")
+        case .redo: "Redo" + (actionName.map { " " + $0 } ?? "")
+        case .perform, .unrecorded: edits.first?.actionName ?? "Change"
+        }
     }
 }
 

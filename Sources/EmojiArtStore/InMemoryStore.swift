@@ -10,7 +10,9 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
     private struct Contents {
         var snapshots: [UUID: StoredDocument] = [:]
         var summaries: [UUID: DocumentSummary] = [:]
+        /// Every entry kept, snapshot or not (history), in version order.
         var logs: [UUID: [LogEntry]] = [:]
+        var checkpoints: [UUID: [StoredDocument]] = [:]
         var palettes: [UUID: [Palette]] = [:]
         var images: [String: StoredImage] = [:]
         var imageSources: [String: String] = [:]
@@ -23,6 +25,7 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
 
         mutating func deleteDocument(_ id: UUID) -> Bool {
             logs[id] = nil
+            checkpoints[id] = nil
             summaries[id] = nil
             members[id] = nil
             links = links.filter { $0.value.documentID != id }
@@ -52,13 +55,16 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
             $0.snapshots[record.id] = record
             $0.summaries[record.id] = record.summary
             $0.logs[record.id] = []
+            $0.checkpoints[record.id] = [record]
             $0.members[record.id] = [owner: .owner]
         }
     }
 
     public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
         contents.withLock { contents in
-            contents.snapshots[id].map { ($0, contents.logs[id] ?? []) }
+            contents.snapshots[id].map { snapshot in
+                (snapshot, (contents.logs[id] ?? []).filter { $0.version > snapshot.version })
+            }
         }
     }
 
@@ -82,7 +88,41 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         contents.withLock { contents in
             guard let stored = contents.snapshots[snapshot.id], stored.version < snapshot.version else { return }
             contents.snapshots[snapshot.id] = snapshot
-            contents.logs[snapshot.id]?.removeAll { $0.version <= snapshot.version }
+        }
+    }
+
+    public func logEntries(of id: UUID, in range: ClosedRange<Int>) async throws -> [LogEntry] {
+        contents.withLock { ($0.logs[id] ?? []).filter { range.contains($0.version) } }
+    }
+
+    public func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry] {
+        contents.withLock {
+            Array(($0.logs[id] ?? []).filter { $0.version <= version }.reversed().prefix(max(0, limit)))
+        }
+    }
+
+    public func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument? {
+        contents.withLock { ($0.checkpoints[id] ?? []).last { $0.version <= version } }
+    }
+
+    public func saveCheckpoint(_ checkpoint: StoredDocument) async throws {
+        contents.withLock { contents in
+            guard var list = contents.checkpoints[checkpoint.id],
+                !list.contains(where: { $0.version == checkpoint.version })
+            else { return }
+            list.append(checkpoint)
+            list.sort { $0.version < $1.version }
+            contents.checkpoints[checkpoint.id] = list
+        }
+    }
+
+    public func dropHistory(of id: UUID, through version: Int, keeping: Set<Int>) async throws {
+        contents.withLock { contents in
+            guard let snapshot = contents.snapshots[id] else { return }
+            let last = min(version, snapshot.version)
+            func dropped(_ version: Int) -> Bool { version <= last && !keeping.contains(version) }
+            contents.logs[id]?.removeAll { dropped($0.version) }
+            contents.checkpoints[id]?.removeAll { dropped($0.version) }
         }
     }
 
@@ -90,7 +130,7 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         contents.withLock { $0.deleteDocument(id) }
     }
 
-    /// How many log entries a document has (for compaction tests).
+    /// How many log entries a document keeps, history included (for tests).
     public func logLength(of id: UUID) -> Int {
         contents.withLock { $0.logs[id]?.count ?? 0 }
     }

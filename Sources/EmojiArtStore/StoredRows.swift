@@ -18,16 +18,20 @@ package struct StoredSnapshotRow: Sendable {
 
     /// The snapshot and the log after it, decoded; damaged bytes are ``StoreError/corrupt(_:)``.
     package func decoded(id: UUID, log: [StoredLogRow]) throws -> (snapshot: StoredDocument, log: [LogEntry]) {
+        (try document(id: id), try log.map { try $0.entry(of: id) })
+    }
+
+    /// The snapshot, decoded (also a checkpoint's: its date is `updatedAt`).
+    package func document(id: UUID) throws -> StoredDocument {
         let decoded: DecodedDocument
         do {
             decoded = try EmojiArtFile.read(Array(snapshot))
         } catch {
-            throw StoreError.corrupt("document \(id)'s snapshot: \(error)")
+            throw StoreError.corrupt("document \(id)'s snapshot at version \(snapshotVersion): \(error)")
         }
-        let stored = StoredDocument(
+        return StoredDocument(
             id: id, document: decoded.document, version: snapshotVersion,
             createdAt: Date(timeIntervalSince1970: createdAt), updatedAt: Date(timeIntervalSince1970: updatedAt))
-        return (stored, try log.map { try $0.entry(of: id) })
     }
 }
 
@@ -38,26 +42,35 @@ package struct StoredLogRow: Sendable {
     package var date: Double
     package var step: String?
     package var requestID: String?
+    package var author: UUID?
+    package var actionName: String?
 
-    package init(version: Int, edits: Data, date: Double, step: String?, requestID: String?) {
+    package init(
+        version: Int, edits: Data, date: Double, step: String?, requestID: String?, author: UUID?,
+        actionName: String?
+    ) {
         self.version = version
         self.edits = edits
         self.date = date
         self.step = step
         self.requestID = requestID
+        self.author = author
+        self.actionName = actionName
     }
 
     package init(_ entry: LogEntry) {
         self.init(
             version: entry.version, edits: Data(Edit.encodeList(entry.edits)), date: entry.date.timeIntervalSince1970,
-            step: entry.step.storedForm, requestID: entry.requestID)
+            step: entry.step.storedForm, requestID: entry.requestID, author: entry.author,
+            actionName: entry.actionName)
     }
 
     package func entry(of id: UUID) throws -> LogEntry {
         do {
             return LogEntry(
                 version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date),
-                step: LogStep(storedForm: step), requestID: requestID)
+                step: LogStep(storedForm: step), requestID: requestID, author: author,
+                actionName: actionName)
         } catch {
             throw StoreError.corrupt("document \(id)'s log entry \(version): \(error)")
         }

@@ -221,6 +221,30 @@ public final class PostgresDocumentStore: SharedDocumentStore {
                 "ALTER TABLE edit_log ADD COLUMN request_id text",
             ]
         ),
+        (
+            // The log is kept past the snapshot as history, with checkpoints to read old
+            // versions from. What was compacted away before is gone; history starts at the snapshot.
+            3, "history: checkpoints, authors, undo names",
+            [
+                "ALTER TABLE edit_log ADD COLUMN author uuid",
+                "ALTER TABLE edit_log ADD COLUMN action_name text",
+                """
+                CREATE TABLE checkpoint (
+                    document_id uuid NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                    version bigint NOT NULL,
+                    snapshot bytea NOT NULL,
+                    date double precision NOT NULL,
+                    PRIMARY KEY (document_id, version)
+                )
+                """,
+                """
+                INSERT INTO checkpoint (document_id, version, snapshot, date)
+                SELECT id, snapshot_version, snapshot,
+                    COALESCE((SELECT MIN(date) FROM edit_log WHERE document_id = document.id), updated_at)
+                FROM document
+                """,
+            ]
+        ),
     ]
 
     /// Every migration's version, in order.
@@ -294,6 +318,11 @@ public final class PostgresDocumentStore: SharedDocumentStore {
                             \(snapshot), \(record.version), \(record.createdAt.timeIntervalSince1970),
                             \(record.updatedAt.timeIntervalSince1970))
                     """, logger: self.logger)
+                try await connection.query(
+                    """
+                    INSERT INTO checkpoint (document_id, version, snapshot, date)
+                    VALUES (\(record.id), \(record.version), \(snapshot), \(record.createdAt.timeIntervalSince1970))
+                    """, logger: self.logger)
                 try await connection.query(membership, logger: self.logger)
             }
         } catch {
@@ -342,16 +371,26 @@ public final class PostgresDocumentStore: SharedDocumentStore {
     private static func logRows(
         of id: UUID, after version: Int, on connection: PostgresConnection, logger: Logger
     ) async throws -> [StoredLogRow] {
-        var rows: [StoredLogRow] = []
-        for try await (version, edits, date, step, requestID) in try await connection.query(
-            """
-            SELECT version, edits, date, step, request_id FROM edit_log WHERE document_id = \(id) AND version > \(version)
-            ORDER BY version
-            """, logger: logger
-        ).decode((Int, Data, Double, String?, String?).self) {
-            rows.append(StoredLogRow(version: version, edits: edits, date: date, step: step, requestID: requestID))
+        try await Self.logRows(
+            connection.query(
+                """
+                SELECT version, edits, date, step, request_id, author, action_name FROM edit_log
+                WHERE document_id = \(id) AND version > \(version) ORDER BY version
+                """, logger: logger))
+    }
+
+    /// Rows of `SELECT version, edits, date, step, request_id, author, action_name`.
+    private static func logRows(_ rows: PostgresRowSequence) async throws -> [StoredLogRow] {
+        var result: [StoredLogRow] = []
+        for try await (version, edits, date, step, requestID, author, actionName) in rows.decode(
+            (Int, Data, Double, String?, String?, UUID?, String?).self)
+        {
+            result.append(
+                StoredLogRow(
+                    version: version, edits: edits, date: date, step: step, requestID: requestID, author: author,
+                    actionName: actionName))
         }
-        return rows
+        return result
     }
 
     /// Each append in a transaction of its own, all at once on the pool's connections: the row
@@ -404,8 +443,9 @@ public final class PostgresDocumentStore: SharedDocumentStore {
             for row in rows {
                 try await connection.query(
                     """
-                    INSERT INTO edit_log (document_id, version, edits, date, step, request_id)
-                    VALUES (\(id), \(row.version), \(row.edits), \(row.date), \(row.step), \(row.requestID))
+                    INSERT INTO edit_log (document_id, version, edits, date, step, request_id, author, action_name)
+                    VALUES (\(id), \(row.version), \(row.edits), \(row.date), \(row.step), \(row.requestID),
+                            \(row.author), \(row.actionName))
                     """, logger: self.logger)
             }
             // Delivered to every server listening when (and only if) the transaction commits.
@@ -415,21 +455,81 @@ public final class PostgresDocumentStore: SharedDocumentStore {
 
     public func saveSnapshot(_ snapshot: StoredDocument) async throws {
         let bytes = Data(EmojiArtFile.write(snapshot.document, as: .native).bytes)
-        try await transaction { connection in
-            var updated = 0
-            for try await _ in try await connection.query(
+        try await client.query(
+            """
+            UPDATE document SET snapshot = \(bytes), snapshot_version = \(snapshot.version)
+            WHERE id = \(snapshot.id) AND snapshot_version < \(snapshot.version) AND version >= \(snapshot.version)
+            """, logger: logger)
+    }
+
+    // MARK: History
+
+    public func logEntries(of id: UUID, in range: ClosedRange<Int>) async throws -> [LogEntry] {
+        try await Self.logRows(
+            client.query(
                 """
-                UPDATE document SET snapshot = \(bytes), snapshot_version = \(snapshot.version)
-                WHERE id = \(snapshot.id) AND snapshot_version < \(snapshot.version) AND version >= \(snapshot.version)
-                RETURNING 1
-                """, logger: self.logger
-            ) {
-                updated += 1
+                SELECT version, edits, date, step, request_id, author, action_name FROM edit_log
+                WHERE document_id = \(id) AND version BETWEEN \(range.lowerBound) AND \(range.upperBound)
+                ORDER BY version
+                """, logger: logger)
+        ).map { try $0.entry(of: id) }
+    }
+
+    public func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry] {
+        try await Self.logRows(
+            client.query(
+                """
+                SELECT version, edits, date, step, request_id, author, action_name FROM edit_log
+                WHERE document_id = \(id) AND version <= \(version) ORDER BY version DESC LIMIT \(max(0, limit))
+                """, logger: logger)
+        ).map { try $0.entry(of: id) }
+    }
+
+    public func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument? {
+        var found: StoredSnapshotRow?
+        for try await (snapshot, stored, date, created) in try await client.query(
+            """
+            SELECT checkpoint.snapshot, checkpoint.version, checkpoint.date, document.created_at
+            FROM checkpoint JOIN document ON document.id = checkpoint.document_id
+            WHERE checkpoint.document_id = \(id) AND checkpoint.version <= \(version)
+            ORDER BY checkpoint.version DESC LIMIT 1
+            """, logger: logger
+        ).decode((Data, Int, Double, Double).self) {
+            found = StoredSnapshotRow(snapshot: snapshot, snapshotVersion: stored, createdAt: created, updatedAt: date)
+        }
+        return try found?.document(id: id)
+    }
+
+    public func saveCheckpoint(_ checkpoint: StoredDocument) async throws {
+        let bytes = Data(EmojiArtFile.write(checkpoint.document, as: .native).bytes)
+        try await client.query(
+            """
+            INSERT INTO checkpoint (document_id, version, snapshot, date)
+            SELECT id, \(checkpoint.version), \(bytes), \(checkpoint.updatedAt.timeIntervalSince1970)
+            FROM document WHERE id = \(checkpoint.id)
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    public func dropHistory(of id: UUID, through version: Int, keeping: Set<Int>) async throws {
+        let kept = keeping.sorted()
+        try await transaction { connection in
+            var snapshotVersion: Int?
+            for try await stored in try await connection.query(
+                "SELECT snapshot_version FROM document WHERE id = \(id) FOR UPDATE", logger: self.logger
+            ).decode(Int.self) {
+                snapshotVersion = stored
             }
-            guard updated == 1 else { return }
+            guard let snapshotVersion else { return }
+            let last = min(version, snapshotVersion)
             try await connection.query(
-                "DELETE FROM edit_log WHERE document_id = \(snapshot.id) AND version <= \(snapshot.version)",
-                logger: self.logger)
+                """
+                DELETE FROM edit_log WHERE document_id = \(id) AND version <= \(last) AND NOT (version = ANY(\(kept)))
+                """, logger: self.logger)
+            try await connection.query(
+                """
+                DELETE FROM checkpoint WHERE document_id = \(id) AND version <= \(last) AND NOT (version = ANY(\(kept)))
+                """, logger: self.logger)
         }
     }
 

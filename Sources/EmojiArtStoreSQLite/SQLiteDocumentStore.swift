@@ -111,6 +111,26 @@ public final class SQLiteDocumentStore: SharedDocumentStore {
                     ALTER TABLE image_source RENAME COLUMN imageId TO image_id;
                     """)
         }
+        // History: the log is kept past the snapshot, with checkpoints to read old versions
+        // from. What was compacted away before is gone; history starts at the snapshot.
+        migrator.registerMigration("v6 history: checkpoints, authors, undo names") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE editLog ADD COLUMN author TEXT;
+                    ALTER TABLE editLog ADD COLUMN actionName TEXT;
+                    CREATE TABLE checkpoint (
+                        documentId TEXT NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        version INTEGER NOT NULL,
+                        snapshot BLOB NOT NULL,
+                        date REAL NOT NULL,
+                        PRIMARY KEY (documentId, version)
+                    ) WITHOUT ROWID;
+                    INSERT INTO checkpoint (documentId, version, snapshot, date)
+                    SELECT id, snapshotVersion, snapshot,
+                        COALESCE((SELECT MIN(date) FROM editLog WHERE documentId = document.id), updatedAt)
+                    FROM document;
+                    """)
+        }
         for migration in SharedSchema.migrations(.sqlite) {
             migrator.registerMigration("shared \(migration.number) \(migration.name)") { db in
                 for statement in migration.statements { try db.execute(sql: statement) }
@@ -139,6 +159,8 @@ public final class SQLiteDocumentStore: SharedDocumentStore {
         do {
             try await database.write { db in
                 try Self.insert(record, snapshot: snapshot, in: db)
+                try Self.insertCheckpoint(
+                    id: record.id, version: record.version, snapshot: snapshot, date: record.createdAt, in: db)
                 try db.execute(membership)
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
@@ -156,6 +178,12 @@ public final class SQLiteDocumentStore: SharedDocumentStore {
                 record.id.uuidString, record.document.title, record.document.emojis.count, record.version, snapshot,
                 record.version, record.createdAt.timeIntervalSince1970, record.updatedAt.timeIntervalSince1970,
             ])
+    }
+
+    private static func insertCheckpoint(id: UUID, version: Int, snapshot: Data, date: Date, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO checkpoint (documentId, version, snapshot, date) VALUES (?, ?, ?, ?)",
+            arguments: [id.uuidString, version, snapshot, date.timeIntervalSince1970])
     }
 
     public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
@@ -195,15 +223,20 @@ public final class SQLiteDocumentStore: SharedDocumentStore {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT version, edits, date, step, requestId FROM editLog
+                SELECT \(logColumns) FROM editLog
                 WHERE documentId = ? AND version > ? ORDER BY version
                 """,
             arguments: [id.uuidString, version]
-        ).map {
-            StoredLogRow(
-                version: $0["version"], edits: $0["edits"], date: $0["date"], step: $0["step"],
-                requestID: $0["requestId"])
-        }
+        ).map(logRow)
+    }
+
+    private static let logColumns = "version, edits, date, step, requestId, author, actionName"
+
+    private static func logRow(_ row: Row) -> StoredLogRow {
+        StoredLogRow(
+            version: row["version"], edits: row["edits"], date: row["date"], step: row["step"],
+            requestID: row["requestId"], author: (row["author"] as String?).flatMap(UUID.init(uuidString:)),
+            actionName: row["actionName"])
     }
 
     /// Every append in one transaction (one fsync with `synchronous = FULL`), each in its own
@@ -245,8 +278,14 @@ public final class SQLiteDocumentStore: SharedDocumentStore {
         for row in append.entries {
             try db.execute(
                 sql:
-                    "INSERT INTO editLog (documentId, version, edits, date, step, requestId) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [append.id.uuidString, row.version, row.edits, row.date, row.step, row.requestID])
+                    """
+                    INSERT INTO editLog (documentId, version, edits, date, step, requestId, author, actionName)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    append.id.uuidString, row.version, row.edits, row.date, row.step, row.requestID,
+                    row.author?.uuidString, row.actionName,
+                ])
         }
     }
 
@@ -257,10 +296,92 @@ public final class SQLiteDocumentStore: SharedDocumentStore {
                 sql:
                     "UPDATE document SET snapshot = ?, snapshotVersion = ? WHERE id = ? AND snapshotVersion < ? AND version >= ?",
                 arguments: [bytes, snapshot.version, snapshot.id.uuidString, snapshot.version, snapshot.version])
-            guard db.changesCount == 1 else { return }
-            try db.execute(
-                sql: "DELETE FROM editLog WHERE documentId = ? AND version <= ?",
-                arguments: [snapshot.id.uuidString, snapshot.version])
+        }
+    }
+
+    // MARK: History
+
+    public func logEntries(of id: UUID, in range: ClosedRange<Int>) async throws -> [LogEntry] {
+        let rows = try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.logColumns) FROM editLog
+                    WHERE documentId = ? AND version BETWEEN ? AND ? ORDER BY version
+                    """,
+                arguments: [id.uuidString, range.lowerBound, range.upperBound]
+            ).map(Self.logRow)
+        }
+        return try rows.map { try $0.entry(of: id) }
+    }
+
+    public func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry] {
+        let rows = try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.logColumns) FROM editLog
+                    WHERE documentId = ? AND version <= ? ORDER BY version DESC LIMIT ?
+                    """,
+                arguments: [id.uuidString, version, max(0, limit)]
+            ).map(Self.logRow)
+        }
+        return try rows.map { try $0.entry(of: id) }
+    }
+
+    public func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument? {
+        let row = try await database.read { db -> StoredSnapshotRow? in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT checkpoint.snapshot, checkpoint.version, checkpoint.date, document.createdAt
+                    FROM checkpoint JOIN document ON document.id = checkpoint.documentId
+                    WHERE checkpoint.documentId = ? AND checkpoint.version <= ?
+                    ORDER BY checkpoint.version DESC LIMIT 1
+                    """,
+                arguments: [id.uuidString, version]
+            ).map {
+                StoredSnapshotRow(
+                    snapshot: $0["snapshot"], snapshotVersion: $0["version"], createdAt: $0["createdAt"],
+                    updatedAt: $0["date"])
+            }
+        }
+        return try row?.document(id: id)
+    }
+
+    public func saveCheckpoint(_ checkpoint: StoredDocument) async throws {
+        let bytes = Data(EmojiArtFile.write(checkpoint.document, as: .native).bytes)
+        try await database.write { db in
+            guard
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM document WHERE id = ?", arguments: [checkpoint.id.uuidString])
+                    != nil
+            else { return }
+            try Self.insertCheckpoint(
+                id: checkpoint.id, version: checkpoint.version, snapshot: bytes, date: checkpoint.updatedAt, in: db)
+        }
+    }
+
+    public func dropHistory(of id: UUID, through version: Int, keeping: Set<Int>) async throws {
+        try await database.write { db in
+            guard
+                let snapshotVersion = try Int.fetchOne(
+                    db, sql: "SELECT snapshotVersion FROM document WHERE id = ?", arguments: [id.uuidString])
+            else { return }
+            let last = min(version, snapshotVersion)
+            let kept = keeping.filter { $0 <= last }.sorted()
+            // Between each pair of kept versions (and before the first, after the last).
+            var low = Int.min
+            for bound in kept + [last + 1] {
+                let high = bound - 1
+                if low <= high {
+                    for table in ["editLog", "checkpoint"] {
+                        try db.execute(
+                            sql: "DELETE FROM \(table) WHERE documentId = ? AND version BETWEEN ? AND ?",
+                            arguments: [id.uuidString, low, high])
+                    }
+                }
+                low = bound + 1
+            }
         }
     }
 
@@ -293,7 +414,7 @@ public final class SQLiteDocumentStore: SharedDocumentStore {
         }
     }
 
-    /// The number of log entries after a document's snapshot (for compaction tests).
+    /// How many log entries a document keeps, history included (for tests).
     public func logLength(of id: UUID) async throws -> Int {
         try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM editLog WHERE documentId = ?", arguments: [id.uuidString])

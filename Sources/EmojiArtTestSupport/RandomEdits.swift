@@ -18,7 +18,7 @@ public enum RandomEdits {
             return chosen
         }
         let texts = ["😀", "🚚", "👨‍👩‍👧‍👦", "🇯🇵", "a", "😀😀", "1️⃣"]
-        switch Int.random(in: 0..<13, using: &random) {
+        switch Int.random(in: 0..<14, using: &random) {
         case 0:
             return .addEmoji(
                 text: texts.randomElement(using: &random)!,
@@ -71,6 +71,16 @@ public enum RandomEdits {
             return .duplicate(
                 ids: someIDs(),
                 offset: Point(x: Int.random(in: -20...20, using: &random), y: Int.random(in: -20...20, using: &random)))
+        case 13 where Int.random(in: 0..<3, using: &random) == 0:
+            // A restore of a version like this one with every other emoji (the id counter drops
+            // back when the newest emojis are among those left out).
+            let kept = document.emojis.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            let restored = try? EmojiArtDocument(
+                title: ["Restored", document.title].randomElement(using: &random)!, background: document.background,
+                emojis: kept.reversed(), nextEmojiID: (kept.map(\.id).max() ?? 0) + 1)
+            return restored.map {
+                .restoreVersion(RestoredVersion(version: nil, actionName: "Restore Version of 14:02", document: $0))
+            } ?? .retitle("Restored")
         default:
             return .setEmojiSizes(someIDs().map { EmojiSize(id: $0, size: Int.random(in: 0...1100, using: &random)) })
         }

@@ -25,7 +25,9 @@ struct DocumentPatchTests {
                 applied = (try? session.perform(edits)) != nil ? edits : nil
             }
             guard let applied else { continue }
-            let patch = DocumentPatch(edits: applied, firstNewID: before.nextEmojiID, after: session.document)
+            let patch = DocumentPatch(
+                edits: applied, firstNewID: before.nextEmojiID, after: session.document,
+                idsBefore: before.emojis.ids)
             try patch.apply(to: &replica)
             #expect(replica == session.document, "seed \(seed), after \(applied)")
             if replica != session.document { return }

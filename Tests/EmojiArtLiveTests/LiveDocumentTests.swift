@@ -6,8 +6,29 @@ import Testing
 
 @testable import EmojiArtLive
 
+/// A test store around an in-memory one whose history is the in-memory one's.
+protocol ForwardsHistory: DocumentStore {
+    var base: InMemoryStore { get }
+}
+
+extension ForwardsHistory {
+    func logEntries(of id: UUID, in range: ClosedRange<Int>) async throws -> [LogEntry] {
+        try await base.logEntries(of: id, in: range)
+    }
+    func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry] {
+        try await base.recentLogEntries(of: id, through: version, limit: limit)
+    }
+    func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument? {
+        try await base.checkpoint(of: id, atOrBefore: version)
+    }
+    func saveCheckpoint(_ checkpoint: StoredDocument) async throws { try await base.saveCheckpoint(checkpoint) }
+    func dropHistory(of id: UUID, through version: Int, keeping: Set<Int>) async throws {
+        try await base.dropHistory(of: id, through: version, keeping: keeping)
+    }
+}
+
 /// A store that counts transactions and can be told to fail, around an in-memory one.
-final class InstrumentedStore: DocumentStore, PaletteStore, ImageStore {
+final class InstrumentedStore: ForwardsHistory, PaletteStore, ImageStore {
     let base = InMemoryStore()
     let appendCount = Atomic<Int>(0)
     let failAppends = Atomic<Bool>(false)
@@ -56,7 +77,7 @@ final class InstrumentedStore: DocumentStore, PaletteStore, ImageStore {
 
 /// A store whose appends conflict on demand while its log never shows what they conflicted
 /// with (a lagging replica), counting the reads.
-final class LaggingStore: DocumentStore {
+final class LaggingStore: ForwardsHistory {
     let base = InMemoryStore()
     let conflict = Atomic<Bool>(false)
     let reads = Atomic<Int>(0)
@@ -225,12 +246,13 @@ struct LiveDocumentTests {
         let document = try #require(try await library.document(created.id))
         for x in 0..<6 { _ = try await document.perform([emoji(x)], baseVersion: x) }
         await library.maintain()
-        #expect(store.base.logLength(of: created.id) == 6, "not yet: only 2 entries beyond the tail")
+        #expect(try await store.loadDocument(id: created.id)?.log.count == 6, "not yet: only 2 beyond the tail")
         _ = try await document.perform([emoji(6)], baseVersion: 6)
         await library.maintain()
-        #expect(store.base.logLength(of: created.id) == 4)
         let stored = try #require(try await store.loadDocument(id: created.id))
         #expect(stored.snapshot.version == 3)
+        #expect(stored.log.count == 4, "opening replays the tail")
+        #expect(store.base.logLength(of: created.id) == 7, "the log before the snapshot stays, as history")
         #expect(try await store.loadCurrent(id: created.id)?.document == document.state().document)
         // On shutdown, everything beyond the tail is folded in.
         _ = try await document.perform([emoji(7)], baseVersion: 7)

@@ -6,11 +6,12 @@ import Foundation
 extension Edit: Codable {
     private enum CodingKeys: String, CodingKey {
         case type, background, text, position, size, ids, offset, scale, sizes, emojis, title, to, order, degrees
+        case version, actionName, nextEmojiId
     }
 
     private enum Kind: String, Codable {
         case setBackground, addEmoji, moveEmojis, resizeEmojis, setEmojiSizes, deleteEmojis, restoreEmojis,
-            retitle, reorder, setEmojiOrder, rotate, paste, duplicate
+            retitle, reorder, setEmojiOrder, rotate, paste, duplicate, restoreVersion
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,6 +56,16 @@ extension Edit: Codable {
             self = .rotate(
                 ids: try container.decode([Int].self, forKey: .ids),
                 degrees: try container.decode(Int.self, forKey: .degrees))
+        case .restoreVersion:
+            self = .restoreVersion(
+                RestoredVersion(
+                    version: try container.decodeIfPresent(Int.self, forKey: .version),
+                    actionName: try container.decode(String.self, forKey: .actionName),
+                    document: try EmojiArtDocument(
+                        title: try container.decode(String.self, forKey: .title),
+                        background: try container.decode(Background.self, forKey: .background),
+                        emojis: try container.decode([Emoji].self, forKey: .emojis),
+                        nextEmojiID: try container.decode(Int.self, forKey: .nextEmojiId))))
         }
     }
 
@@ -107,6 +118,14 @@ extension Edit: Codable {
             try container.encode(Kind.rotate, forKey: .type)
             try container.encode(ids, forKey: .ids)
             try container.encode(degrees, forKey: .degrees)
+        case .restoreVersion(let restored):
+            try container.encode(Kind.restoreVersion, forKey: .type)
+            try container.encodeIfPresent(restored.version, forKey: .version)
+            try container.encode(restored.actionName, forKey: .actionName)
+            try container.encode(restored.document.title, forKey: .title)
+            try container.encode(restored.document.background, forKey: .background)
+            try container.encode(Array(restored.document.emojis), forKey: .emojis)
+            try container.encode(restored.document.nextEmojiID, forKey: .nextEmojiId)
         }
     }
 }

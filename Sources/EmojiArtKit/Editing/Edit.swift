@@ -30,6 +30,16 @@ public enum Edit: Hashable, Sendable {
     /// Copy emojis (text, size, rotation), moved by `offset`, on top in drawing order; the copies
     /// get the document's next ids, in the originals' drawing order.
     case duplicate(ids: [Int], offset: Point)
+    /// Make the document equal to an earlier version of itself — title, background, emojis
+    /// with their ids and drawing order, and the id counter — as one change: what restoring a
+    /// version does (`POST /api/documents/{id}/restore`). Its inverse is the same kind of edit
+    /// holding the document as it was. Made by the server only; clients can't submit it.
+    case restoreVersion(RestoredVersion)
+
+    /// Whether this is a ``restoreVersion(_:)``, which replaces every emoji.
+    public var isRestoreVersion: Bool {
+        if case .restoreVersion = self { true } else { false }
+    }
 
     /// The action name users see after "Undo"/"Redo" (PRODUCT.md §1.3).
     public var actionName: String {
@@ -46,6 +56,7 @@ public enum Edit: Hashable, Sendable {
         case .rotate: "Rotate"
         case .paste: "Paste"
         case .duplicate: "Duplicate"
+        case .restoreVersion(let restored): restored.actionName
         }
     }
 }
@@ -159,5 +170,31 @@ public struct EmojiIndex: Hashable, Sendable, Codable {
     public init(id: Int, index: Int) {
         self.id = id
         self.index = index
+    }
+}
+
+/// The document an ``Edit/restoreVersion(_:)`` puts in place, with the version it was and the
+/// name its undo step shows ("Restore Version of 14:02").
+public struct RestoredVersion: Hashable, Sendable {
+    /// The version whose contents these are, when known (an undo's inverse doesn't say).
+    public var version: Int?
+    public var actionName: String
+    public var document: EmojiArtDocument
+
+    /// Longest action name accepted.
+    public static let maximumActionNameLength = 120
+
+    public init(version: Int?, actionName: String, document: EmojiArtDocument) {
+        self.version = version
+        self.actionName = String(actionName.prefix(RestoredVersion.maximumActionNameLength))
+        self.document = document
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(actionName)
+        hasher.combine(document.title)
+        hasher.combine(document.emojis.count)
+        hasher.combine(document.nextEmojiID)
     }
 }

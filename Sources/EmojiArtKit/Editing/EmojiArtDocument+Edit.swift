@@ -176,6 +176,13 @@ extension EmojiArtDocument {
                     NewEmoji(text: emoji.text, position: position, size: emoji.size, rotation: emoji.rotation))
             }
             return try add(copies)
+
+        case .restoreVersion(let restored):
+            // The document was checked when it was made (from a stored version, or read by
+            // the wire's parser, which validates as a file's reader does).
+            let old = RestoredVersion(version: nil, actionName: restored.actionName, document: self)
+            self = restored.document
+            return .restoreVersion(old)
         }
     }
 

@@ -36,6 +36,9 @@ public struct EditSubmission: Equatable, Sendable {
         default:
             throw root.failure("send either \"edits\" (a list) or \"edit\" (one edit).")
         }
+        if edits.contains(where: \.isRestoreVersion) {
+            throw root.failure("a version is restored with POST /api/documents/{id}/restore, not sent as an edit.")
+        }
         if let key = try root.optional("gesture"), !key.isNull {
             let text = try key.string()
             guard text.count <= EditSubmission.maximumGestureLength else {
@@ -116,6 +119,25 @@ extension Edit {
             self = .duplicate(ids: try edit.required("ids").integers(), offset: try edit.required("offset").point())
         case "rotate":
             self = .rotate(ids: try edit.required("ids").integers(), degrees: try edit.required("degrees").integer())
+        case "restoreVersion":
+            let background = try edit.required("background")
+            let emojis = try edit.required("emojis").elements().map { field in
+                let emoji = field.resolved()
+                return Emoji(
+                    id: try emoji.required("id").integer(), text: try emoji.required("text").string(),
+                    position: try emoji.required("position").point(), size: try emoji.required("size").integer(),
+                    rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0)
+            }
+            self = .restoreVersion(
+                RestoredVersion(
+                    version: try edit.optional("version").map { try $0.integer() },
+                    actionName: try edit.required("actionName").string(),
+                    document: try EmojiArtDocument(
+                        title: try edit.required("title").string(),
+                        background: background.isNull
+                            ? .none : try Background(parsing: try background.string(), path: background.path),
+                        emojis: emojis, nextEmojiID: try edit.required("nextEmojiId").integer(),
+                        path: edit.path)))
         case let other:
             throw type.failure("\"\(other.prefix(40))\" is not an edit type.")
         }
@@ -130,11 +152,7 @@ extension Edit {
             writer.string("setBackground")
             writer.raw(",")
             writer.key("background")
-            switch background {
-            case .none: writer.raw("null")
-            case .url(let url): writer.string(url.absoluteString)
-            case .image(let data, let mimeType): writer.string(DataURL(mimeType: mimeType, data: data).absoluteString)
-            }
+            writer.background(background)
         case .addEmoji(let text, let position, let size):
             writer.string("addEmoji")
             writer.raw(",")
@@ -263,6 +281,40 @@ extension Edit {
             writer.raw(",")
             writer.key("degrees")
             writer.integer(degrees)
+        case .restoreVersion(let restored):
+            let document = restored.document
+            writer.string("restoreVersion")
+            if let version = restored.version {
+                writer.raw(",")
+                writer.key("version")
+                writer.integer(version)
+            }
+            writer.raw(",")
+            writer.key("actionName")
+            writer.string(restored.actionName)
+            writer.raw(",")
+            writer.key("title")
+            writer.string(document.title)
+            writer.raw(",")
+            writer.key("background")
+            writer.background(document.background)
+            writer.raw(",")
+            writer.key("emojis")
+            writer.raw("[")
+            for (index, emoji) in document.emojis.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw("{")
+                writer.key("id")
+                writer.integer(emoji.id)
+                writer.raw(",")
+                writer.emojiContent(
+                    text: emoji.text, position: emoji.position, size: emoji.size, rotation: emoji.rotation)
+                writer.raw("}")
+            }
+            writer.raw("]")
+            writer.raw(",")
+            writer.key("nextEmojiId")
+            writer.integer(document.nextEmojiID)
         }
         writer.raw("}")
     }
@@ -307,6 +359,15 @@ extension JSONField {
 }
 
 extension JSONWriter {
+    /// `null`, an http(s) URL, or a `data:` URL, as the native file has it.
+    mutating func background(_ background: Background) {
+        switch background {
+        case .none: raw("null")
+        case .url(let url): string(url.absoluteString)
+        case .image(let data, let mimeType): string(DataURL(mimeType: mimeType, data: data).absoluteString)
+        }
+    }
+
     package mutating func point(_ point: Point) {
         raw("{")
         key("x")

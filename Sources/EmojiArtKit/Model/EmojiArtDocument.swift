@@ -8,8 +8,9 @@ public struct EmojiArtDocument: Equatable, Sendable {
     public private(set) var title: String
     public private(set) var background: Background
     public internal(set) var emojis: EmojiCollection
-    /// The id the next added emoji gets. It only ever grows — not even undo lowers it — so an
-    /// id is never reused.
+    /// The id the next added emoji gets. It only grows — not even undo lowers it, so an id is
+    /// never reused — except that restoring an earlier version (``Edit/restoreVersion(_:)``)
+    /// puts back that version's counter, freeing ids used only after it.
     public internal(set) var nextEmojiID: Int
 
     /// An empty document.

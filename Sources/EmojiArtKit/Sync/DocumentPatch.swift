@@ -36,7 +36,18 @@ public struct DocumentPatch: Equatable, Sendable {
     /// The patch for `edits`, applied as one version to a document whose id counter was
     /// `firstNewID`, giving `after`. Costs O(edited emojis), plus one pass over the drawing
     /// order when emojis were inserted.
-    public init(edits: [Edit], firstNewID: Int, after: EmojiArtDocument) {
+    ///
+    /// - Parameter idsBefore: the emojis' ids before the edits, needed only when one of them
+    ///   is a ``Edit/restoreVersion(_:)`` (see ``needsIDsBefore(_:)``): every one is removed
+    ///   and the restored emojis inserted.
+    public init(edits: [Edit], firstNewID: Int, after: EmojiArtDocument, idsBefore: [Int]? = nil) {
+        if edits.contains(where: \.isRestoreVersion) {
+            self.init(
+                title: after.title, background: after.background, removedIDs: idsBefore ?? [],
+                inserted: after.emojis.enumerated().map { PlacedEmoji(index: $0.offset, emoji: $0.element) },
+                nextEmojiID: after.nextEmojiID)
+            return
+        }
         var removed: [Int] = []
         var structural = Set<Int>()  // ids deleted, added or restored
         var changed: [Int] = []
@@ -64,6 +75,8 @@ public struct DocumentPatch: Equatable, Sendable {
             case .restoreEmojis(let placed):
                 // Restored after a delete in the same version: removed (above), then inserted.
                 structural.formUnion(placed.map(\.emoji.id))
+            case .restoreVersion:
+                break  // handled whole, above
             }
         }
         let newIDs = firstNewID..<max(firstNewID, after.nextEmojiID)
@@ -91,6 +104,11 @@ public struct DocumentPatch: Equatable, Sendable {
         self.init(
             title: title, background: background, removedIDs: removed, inserted: inserted, updated: updated,
             nextEmojiID: after.nextEmojiID)
+    }
+
+    /// Whether making the patch for `edits` needs the ids before them.
+    public static func needsIDsBefore(_ edits: [Edit]?) -> Bool {
+        edits?.contains(where: \.isRestoreVersion) ?? false
     }
 
     /// Whether the patch changes nothing.

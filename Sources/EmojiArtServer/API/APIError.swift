@@ -75,6 +75,8 @@ struct APIError: Error, Equatable {
             case .storeFailed:
                 self.init(status: .internalServerError, code: "internal", message: error.description.sentenceCased)
             }
+        case let error as HistoryError:
+            self = .notFound(error.description.sentenceCased)
         case let error as StoreError:
             switch error {
             case .versionConflict:

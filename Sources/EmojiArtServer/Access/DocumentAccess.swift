@@ -64,6 +64,16 @@ public struct DocumentAccess: Sendable {
         return grant
     }
 
+    /// The document the request's path names (`:id`) and the requester's grant on it, if it
+    /// allows `need`: before the body is read or anything else is looked at.
+    func require(_ need: Need, _ context: AppRequestContext) async throws -> (UUID, Grant) {
+        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
+            if !context.access.isSomeone { throw APIError.unauthorized }
+            throw APIError.notFound("There is no document with that id.")
+        }
+        return (id, try await require(need, context.access, on: id))
+    }
+
     /// The documents the request can see, with its role on each.
     public func visibleDocuments(_ access: RequestAccess) async throws -> [UUID: Grant]? {
         if case .local = access.requester { return nil }  // everything

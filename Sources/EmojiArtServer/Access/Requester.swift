@@ -53,6 +53,10 @@ public struct RequestAccess: Sendable, Equatable {
     /// Whether anything at all was presented that works: a user, or a link.
     public var isSomeone: Bool { requester != .anonymous || !links.isEmpty }
 
+    /// Who the log names as a change's author: a signed-in user (nil in local mode and for
+    /// share-link visitors).
+    public var author: UUID? { requester.user?.id }
+
     /// The account making the request (the local user in local mode), or `401` saying that
     /// `what` needs one: share links open one document, not an account.
     func account(for what: String) throws -> UUID {
@@ -80,6 +84,11 @@ public struct AppRequestContext: AccessRequestContext {
         coreContext = .init(source: source)
         peerAddress = source.channel.remoteAddress?.ipAddress
     }
+}
+
+extension AccessRequestContext {
+    /// See ``RequestAccess/author``.
+    public var author: UUID? { access.author }
 }
 
 /// The WebSocket routes' context.

@@ -68,7 +68,7 @@ struct DocumentsController {
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.view, context)
-        return DocumentStateBody(try await withDocument(id) { try await $0.state() }, role: grant.role)
+        return DocumentStateBody(try await state(id, request), role: grant.role)
     }
 
     @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
@@ -78,7 +78,8 @@ struct DocumentsController {
         }
         return DocumentStateBody(
             try await withDocument(id) { document in
-                try await document.perform([.retitle(title)], baseVersion: try await document.state().version)
+                try await document.perform(
+                    [.retitle(title)], baseVersion: try await document.state().version, author: context.author)
             }, role: grant.role)
     }
 
@@ -123,7 +124,7 @@ struct DocumentsController {
             throw APIError.badRequest(
                 "Unknown format \"\(formatName.prefix(40))\"; use native, cs193p-2023 or cs193p-2021.")
         }
-        let state = try await withDocument(id) { try await $0.state() }
+        let state = try await state(id, request)
         let encoded = EmojiArtFile.write(state.document, as: format)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
@@ -148,7 +149,7 @@ struct DocumentsController {
             throw APIError.badRequest("The scale must be 1, 2 or 3.")
         }
         let linked = query.get("background") == "link"
-        let state = try await withDocument(id) { try await $0.state() }
+        let state = try await state(id, request)
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         let bytes: [UInt8]
@@ -194,7 +195,9 @@ struct DocumentsController {
         }
         return DocumentStateBody(
             try await withDocument(id) {
-                try await $0.perform(submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture)
+                try await $0.perform(
+                    submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture,
+                    author: context.author)
             }, role: grant.role)
     }
 
@@ -213,18 +216,21 @@ struct DocumentsController {
             try await withDocument(id) { document in
                 let version = if let baseVersion { baseVersion } else { try await document.state().version }
                 return try await document.perform(
-                    [.setBackground(.image(data: data, mimeType: mimeType))], baseVersion: version)
+                    [.setBackground(.image(data: data, mimeType: mimeType))], baseVersion: version,
+                    author: context.author)
             }, role: grant.role)
     }
 
     @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
-        return DocumentStateBody(try await withDocument(id) { try await $0.undo() }, role: grant.role)
+        return DocumentStateBody(
+            try await withDocument(id) { try await $0.undo(author: context.author) }, role: grant.role)
     }
 
     @Sendable func redo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
-        return DocumentStateBody(try await withDocument(id) { try await $0.redo() }, role: grant.role)
+        return DocumentStateBody(
+            try await withDocument(id) { try await $0.redo(author: context.author) }, role: grant.role)
     }
 
     /// The document the path names and the requester's grant on it, if it allows `need`: before
@@ -232,11 +238,24 @@ struct DocumentsController {
     private func authorize(_ need: DocumentAccess.Need, _ context: AppRequestContext) async throws
         -> (UUID, DocumentAccess.Grant)
     {
-        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
-            if !context.access.isSomeone { throw APIError.unauthorized }
-            throw APIError.notFound("There is no document with that id.")
+        try await access.require(need, context)
+    }
+
+    /// The document now, or at the version `?version=N` asks for (docs/API.md, "History").
+    private func state(_ id: UUID, _ request: Request) async throws -> LiveDocumentState {
+        let current = try await withDocument(id) { try await $0.state() }
+        guard let text = request.uri.queryParameters.get("version") else { return current }
+        guard let version = Int(text), version >= 0 else {
+            throw APIError.badRequest("The version must be a whole number, 0 or more.")
         }
-        return (id, try await access.require(need, context.access, on: id))
+        if version == current.version { return current }
+        guard version < current.version, let past = try await library.history.document(id: id, at: version) else {
+            throw HistoryError.versionUnavailable(version)
+        }
+        return LiveDocumentState(
+            id: id, document: past.document, version: version, undoActionName: nil, redoActionName: nil,
+            createdAt: current.createdAt, updatedAt: past.updatedAt,
+            backgroundState: past.document.background == current.document.background ? current.backgroundState : .none)
     }
 
     /// Who owns what the request creates: the signed-in user (or the local one).

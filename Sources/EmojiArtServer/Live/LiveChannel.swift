@@ -60,7 +60,7 @@ struct LiveChannel: Sendable {
         do {
             try await follow(
                 document: id, since: version, role: grant.role, name: requestAccess.requester.user?.name,
-                registration: registration, inbound: inbound, outbound: outbound)
+                author: requestAccess.author, registration: registration, inbound: inbound, outbound: outbound)
         } catch {
             await grants.unregister(registration.id)
             throw error
@@ -71,7 +71,7 @@ struct LiveChannel: Sendable {
     /// The connection once the requester may follow the document: until it ends, the window
     /// hears the document and its requests are applied.
     private func follow(
-        document id: UUID, since version: Int?, role: DocumentRole, name: String?,
+        document id: UUID, since version: Int?, role: DocumentRole, name: String?, author: UUID?,
         registration: (id: UUID, revoked: AsyncStream<String>),
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
@@ -133,7 +133,9 @@ struct LiveChannel: Sendable {
                 return nil
             }
             group.addTask {
-                await receive(inbound, document: document, role: role, peer: peer, replies: deliver, outbound: outbound)
+                await receive(
+                    inbound, document: document, role: role, author: author, peer: peer, replies: deliver,
+                    outbound: outbound)
             }
             group.addTask {
                 for await reason in registration.revoked {
@@ -190,7 +192,7 @@ struct LiveChannel: Sendable {
 
     /// Applies the window's requests in order, answering each through `replies`.
     private func receive(
-        _ inbound: WebSocketInboundStream, document: LiveDocument, role: DocumentRole, peer: String,
+        _ inbound: WebSocketInboundStream, document: LiveDocument, role: DocumentRole, author: UUID?, peer: String,
         replies: @Sendable (LiveOutbox.Item) -> Void, outbound: WebSocketOutboundWriter
     ) async -> (any Error)? {
         var bucket = limits.burst
@@ -237,7 +239,7 @@ struct LiveChannel: Sendable {
                                 message: "You can view this document but not change it.", currentVersion: nil)))
                     continue
                 }
-                replies(.reply(await perform(request, on: document)))
+                replies(.reply(await perform(request, on: document, author: author)))
             }
             return nil
         } catch {
@@ -249,15 +251,15 @@ struct LiveChannel: Sendable {
     /// Applies a request to the connection's copy; if that copy was closed meanwhile (unloaded,
     /// or it fell out of step), to the library's fresh one — the window is told to reconnect
     /// anyway, but this request is not lost.
-    private func perform(_ request: LiveRequest, on document: LiveDocument) async -> LiveReply {
+    private func perform(_ request: LiveRequest, on document: LiveDocument, author: UUID?) async -> LiveReply {
         @Sendable func apply(to document: LiveDocument) async throws -> LiveDocumentState {
             switch request {
             case .edit(_, let submission):
                 try await document.perform(
                     submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture,
-                    requestID: request.requestID)
-            case .undo: try await document.undo(requestID: request.requestID)
-            case .redo: try await document.redo(requestID: request.requestID)
+                    requestID: request.requestID, author: author)
+            case .undo: try await document.undo(requestID: request.requestID, author: author)
+            case .redo: try await document.redo(requestID: request.requestID, author: author)
             }
         }
         do {
