@@ -20,11 +20,15 @@ public enum PNGRenderer {
     }
 
     /// Renders `document` at `scale` pixels per point over `background` (its decoded image);
-    /// with `embedsDocument` (the default) the PNG carries the document.
+    /// with `embedsDocument` (the default) the PNG carries the document. `frame` is the part of
+    /// the plane drawn (by default the document's own, ``PictureFrame/init(document:backgroundSize:)``):
+    /// the frames of a replay share one.
     public static func render(
-        _ document: EmojiArtDocument, background: Bitmap?, scale requested: Double = 1, embedsDocument: Bool = true
+        _ document: EmojiArtDocument, background: Bitmap?, scale requested: Double = 1, embedsDocument: Bool = true,
+        frame: PictureFrame? = nil
     ) throws -> Picture {
-        let frame = PictureFrame(document: document, backgroundSize: background.map { ($0.width, $0.height) })
+        let frame =
+            frame ?? PictureFrame(document: document, backgroundSize: background.map { ($0.width, $0.height) })
         var scale = requested
         scale = min(scale, Double(maximumSide) / max(frame.width, frame.height))
         scale = min(scale, (Double(maximumPixels) / (frame.width * frame.height)).squareRoot())

@@ -42,4 +42,14 @@ public struct PictureFrame: Equatable, Sendable {
         width = right - left + 2 * Self.margin
         height = bottom - top + 2 * Self.margin
     }
+
+    /// The smallest frame holding both.
+    public func union(_ other: PictureFrame) -> PictureFrame {
+        var union = self
+        union.minX = min(minX, other.minX)
+        union.minY = min(minY, other.minY)
+        union.width = max(minX + width, other.minX + other.width) - union.minX
+        union.height = max(minY + height, other.minY + other.height) - union.minY
+        return union
+    }
 }

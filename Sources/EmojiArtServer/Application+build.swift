@@ -144,8 +144,10 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     let documents = router.group("/api/documents")
     DocumentsController(library: components.library, images: stores.images, access: components.documentAccess)
         .addRoutes(to: documents)
-    HistoryController(library: components.library, access: components.documentAccess, users: stores.users)
-        .addRoutes(to: documents)
+    HistoryController(
+        library: components.library, access: components.documentAccess, users: stores.users, images: stores.images
+    )
+    .addRoutes(to: documents)
     SharingController(
         access: components.documentAccess, users: stores.users, shares: stores.shares, links: stores.links,
         grants: components.grants, settings: components.settings, publicURL: components.publicURL

@@ -301,21 +301,27 @@ extension StoredDocument {
     /// - Throws: ``StoreError/corrupt(_:)`` if the entries skip a version or one no longer applies.
     public func folding(_ entries: some Sequence<LogEntry>) throws -> StoredDocument {
         var current = self
-        for entry in entries {
-            guard entry.version == current.version + 1 else {
-                throw StoreError.corrupt("document \(id)'s log skips from \(current.version) to \(entry.version)")
-            }
-            for edit in entry.edits {
-                do {
-                    try current.document.apply(edit)
-                } catch {
-                    throw StoreError.corrupt("document \(id)'s log entry \(entry.version) no longer applies: \(error)")
-                }
-            }
-            current.version = entry.version
-            current.updatedAt = entry.date
-        }
+        for entry in entries { try current.fold(entry) }
         return current
+    }
+
+    /// Applies the next log entry as plain edits, in place.
+    ///
+    /// - Throws: ``StoreError/corrupt(_:)`` if the entry is not the next version or no longer
+    ///   applies (the document may then be part-changed: callers throw it away).
+    public mutating func fold(_ entry: LogEntry) throws {
+        guard entry.version == version + 1 else {
+            throw StoreError.corrupt("document \(id)'s log skips from \(version) to \(entry.version)")
+        }
+        for edit in entry.edits {
+            do {
+                try document.apply(edit)
+            } catch {
+                throw StoreError.corrupt("document \(id)'s log entry \(entry.version) no longer applies: \(error)")
+            }
+        }
+        version = entry.version
+        updatedAt = entry.date
     }
 }
 

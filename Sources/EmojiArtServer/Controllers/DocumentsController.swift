@@ -252,10 +252,19 @@ struct DocumentsController {
         guard version < current.version, let past = try await library.history.document(id: id, at: version) else {
             throw HistoryError.versionUnavailable(version)
         }
+        var background = current.backgroundState
+        if past.document.background != current.document.background {
+            // The image the server kept for that background, if any: nothing is fetched for the past.
+            background =
+                if let image = try await pictures.storedImage(for: past.document.background) {
+                    .found(imageID: image.id, width: image.width, height: image.height)
+                } else {
+                    .none
+                }
+        }
         return LiveDocumentState(
             id: id, document: past.document, version: version, undoActionName: nil, redoActionName: nil,
-            createdAt: current.createdAt, updatedAt: past.updatedAt,
-            backgroundState: past.document.background == current.document.background ? current.backgroundState : .none)
+            createdAt: current.createdAt, updatedAt: past.updatedAt, backgroundState: background)
     }
 
     /// Who owns what the request creates: the signed-in user (or the local one).

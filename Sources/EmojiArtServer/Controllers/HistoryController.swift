@@ -3,7 +3,9 @@ import EmojiArtLive
 import EmojiArtStore
 import EmojiArtWire
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// `/api/documents/{id}/history` and `/restore`: a document's past (docs/API.md, "History").
 /// Viewers may read history; only editors restore. Reading one past version is the `?version=N`
@@ -12,6 +14,14 @@ struct HistoryController {
     let library: DocumentLibrary
     let access: DocumentAccess
     let users: any UserStore
+    let pictures: DocumentPictures
+
+    init(library: DocumentLibrary, access: DocumentAccess, users: any UserStore, images: any ImageStore) {
+        self.library = library
+        self.access = access
+        self.users = users
+        self.pictures = DocumentPictures(store: images)
+    }
 
     /// Versions a page holds by default, and at most.
     static let defaultLimit = 100
@@ -53,7 +63,96 @@ struct HistoryController {
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get(":id/history", use: history)
+        group.get(":id/history/changes", use: changes)
+        group.get(":id/replay", use: replay)
         group.post(":id/restore", use: restore)
+    }
+
+    /// `GET /api/documents/{id}/history/changes?after=V[&limit=N]`: the changes after version
+    /// V, each with the patch live windows get, for scrubbing and replaying in the editor.
+    @Sendable func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (id, _) = try await access.require(.view, context)
+        let query = request.uri.queryParameters
+        guard let after = try Self.integer(query.get("after"), named: "after", in: 0...Int.max) else {
+            throw APIError.badRequest("Say which version the changes come after: ?after=V.")
+        }
+        let limit = try Self.integer(query.get("limit"), named: "limit", in: 1...Self.maximumLimit) ?? 500
+        let current = try await currentVersion(id)
+        guard after <= current, let changes = try await library.history.changes(of: id, after: after, limit: limit)
+        else { throw HistoryError.versionUnavailable(after) }
+        var writer = JSONWriter(reservingCapacity: 256 + changes.count * 160)
+        writer.raw("{")
+        writer.key("after")
+        writer.integer(after)
+        writer.raw(",")
+        writer.key("version")
+        writer.integer(current)
+        writer.raw(",")
+        writer.key("changes")
+        writer.raw("[")
+        for (index, change) in changes.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.raw("{")
+            writer.key("version")
+            writer.integer(change.entry.version)
+            writer.raw(",")
+            writer.key("at")
+            writer.string(change.entry.date.apiString)
+            writer.raw(",")
+            writer.key("actionName")
+            writer.string(change.entry.displayName)
+            writer.raw(",")
+            writer.key("patch")
+            LiveMessages.write(change.patch, into: &writer)
+            writer.raw("}")
+        }
+        writer.raw("]}")
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+    }
+
+    /// `GET /api/documents/{id}/replay[?from=A][&to=B][&frames=N][&seconds=S]`: an animated PNG
+    /// of the document being made, from version A (default 0, or where history starts) to B
+    /// (default now), in N frames (default 120, at most 300) over S seconds (default 6).
+    @Sendable func replay(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (id, _) = try await access.require(.view, context)
+        let query = request.uri.queryParameters
+        let current = try await currentVersion(id)
+        let to = try Self.integer(query.get("to"), named: "to", in: 0...current) ?? current
+        let from = try Self.integer(query.get("from"), named: "from", in: 0...to) ?? 0
+        let frames =
+            try Self.integer(query.get("frames"), named: "frames", in: 2...DocumentPictures.replayFrames) ?? 120
+        let seconds = try Self.integer(query.get("seconds"), named: "seconds", in: 1...120) ?? 6
+        // By default from where history starts: version 0, or the oldest kept if thinned.
+        let start = query.get("from") == nil ? try await library.history.oldestVersion(of: id, through: to) : from
+        let versions = Self.sample(from: start, to: to, count: frames)
+        guard let documents = try await library.history.documents(of: id, at: versions),
+            documents.count == versions.count
+        else { throw HistoryError.versionUnavailable(start) }
+        let milliseconds = max(20, seconds * 1000 / max(1, versions.count))
+        let bytes = try await pictures.replay(documents.map(\.document), milliseconds: milliseconds)
+        var headers = HTTPFields()
+        headers[.contentType] = "image/apng"
+        headers[.cacheControl] = "no-store"
+        let title = documents.last?.document.title ?? "Replay"
+        headers[.contentDisposition] = ContentDisposition.attachment(filename: title + " replay.png")
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// `count` versions spread evenly from `from` to `to`, both included, in order.
+    static func sample(from: Int, to: Int, count: Int) -> [Int] {
+        let span = to - from
+        guard span + 1 > count else { return Array(from...to) }
+        return (0..<count).map { from + Int((Double($0) * Double(span) / Double(count - 1)).rounded()) }
+    }
+
+    private func currentVersion(_ id: UUID) async throws -> Int {
+        guard let state = try await library.withDocument(id, { try await $0.state() }) else {
+            throw APIError.notFound("There is no document \(id).")
+        }
+        return state.version
     }
 
     /// `GET /api/documents/{id}/history[?before=V][&limit=N]`

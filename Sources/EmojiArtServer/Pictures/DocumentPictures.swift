@@ -19,6 +19,45 @@ struct DocumentPictures: Sendable {
         return try await store.loadImage(id: imageID)
     }
 
+    /// The image the server holds for a background (a past version's): embedded bytes, or the
+    /// image fetched for that URL before. Nothing is fetched.
+    func storedImage(for background: Background) async throws -> StoredImage? {
+        switch background {
+        case .none: return nil
+        case .image(let data, _): return try? StoredImage(data: data)
+        case .url(let url):
+            guard let id = try await store.imageID(forSource: url.absoluteString) else { return nil }
+            return try await store.loadImage(id: id)
+        }
+    }
+
+    /// The longest side of a replay, in pixels, and the most frames it has.
+    static let replaySide = 800.0
+    static let replayFrames = 300
+
+    /// An animated PNG of `documents` in order, each shown `milliseconds` (the last 2 seconds),
+    /// all in one frame that holds every one of them, at most ``replaySide`` pixels a side.
+    func replay(_ documents: [EmojiArtDocument], milliseconds: Int) async throws -> [UInt8] {
+        var bitmaps: [Background: Bitmap?] = [:]
+        for background in Set(documents.map(\.background)) {
+            bitmaps[background] = try await storedImage(for: background).flatMap { try? ImageDecoder.bitmap($0.data) }
+        }
+        func bitmap(_ document: EmojiArtDocument) -> Bitmap? { bitmaps[document.background] ?? nil }
+        let frames = documents.map {
+            PictureFrame(document: $0, backgroundSize: bitmap($0).map { ($0.width, $0.height) })
+        }
+        guard var frame = frames.first else { throw EmojiArtError(.invalidFile, "a replay needs a version.") }
+        for other in frames.dropFirst() { frame = frame.union(other) }
+        let scale = min(2, Self.replaySide / max(frame.width, frame.height))
+        var pictures: [AnimatedPNG.Frame] = []
+        for (index, document) in documents.enumerated() {
+            let picture = try PNGRenderer.render(
+                document, background: bitmap(document), scale: scale, embedsDocument: false, frame: frame)
+            pictures.append(.init(png: picture.png, milliseconds: index == documents.count - 1 ? 2_000 : milliseconds))
+        }
+        return try AnimatedPNG.assemble(pictures)
+    }
+
     func svg(_ state: LiveDocumentState, linkingURLBackground: Bool) async throws -> String {
         let image = try await backgroundImage(of: state)
         let background: SVGRenderer.BackgroundImage =

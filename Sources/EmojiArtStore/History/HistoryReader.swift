@@ -38,7 +38,7 @@ public struct HistoryReader: Sendable {
         guard current.version < target else { return current.version }
         let entries = try await store.logEntries(of: id, in: (current.version + 1)...target)
         for entry in entries {
-            current = try current.folding(CollectionOfOne(entry))
+            try current.fold(entry)
             if entry.version % checkpointInterval == 0 { try await store.saveCheckpoint(current) }
         }
         return current.version

@@ -121,6 +121,21 @@ export const pictureURL = (id, format, scale = 1) =>
   doc(id) + "/picture?format=" + encodeURIComponent(format) + (format === "png" ? "&scale=" + scale : "");
 
 /** The document browser's small picture of a document (`version` makes each change a new URL). */
+// History (docs/API.md, "History").
+export const history = (id, { before, limit } = {}) => {
+  const query = new URLSearchParams();
+  if (before !== undefined) query.set("before", before);
+  if (limit !== undefined) query.set("limit", limit);
+  return request("GET", doc(id) + "/history" + (query.size ? "?" + query : ""));
+};
+export const getVersion = (id, version) => request("GET", doc(id) + "?version=" + encodeURIComponent(version));
+export const historyChanges = (id, after, limit = 500) =>
+  request("GET", doc(id) + "/history/changes?after=" + encodeURIComponent(after) + "&limit=" + limit);
+export const restoreVersion = (id, version) =>
+  request("POST", doc(id) + "/restore", { json: { version, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone } });
+export const replayURL = (id, { from, to } = {}) =>
+  doc(id) + "/replay" + (from !== undefined ? "?from=" + from + (to !== undefined ? "&to=" + to : "") : "");
+
 export const thumbnailURL = (id, version) => doc(id) + "/thumbnail?v=" + encodeURIComponent(version);
 
 /** A joke fetched by the server: `{value}`; failures carry the service's problem in `message`. */

@@ -11,6 +11,7 @@ const entries = (id) => [
   [api.pictureURL(id, "png", 1), "Picture (PNG)", "png"],
   [api.pictureURL(id, "png", 2), "Picture (PNG, 2×)", "png@2x"],
   [api.pictureURL(id, "png", 3), "Picture (PNG, 3×)", "png@3x"],
+  [api.replayURL(id), "Replay (animated PNG)", "replay"],
 ];
 
 /** A `details` menu of download links for document `id`. */

@@ -111,6 +111,14 @@ export const ACTIONS = [
     perform: (editor) => editor.canvas.selectAll(),
   },
   {
+    name: "endPreview",
+    label: "Back to now",
+    group: "History",
+    keys: ["Escape"],
+    predicate: (editor) => editor.previewing,
+    perform: (editor) => editor.history.backToNow(),
+  },
+  {
     name: "deselect",
     label: "Deselect",
     group: "Select",
@@ -231,6 +239,15 @@ export const ACTIONS = [
     menu: true,
     predicate: (editor) => editor.hasSelection,
     perform: (editor) => editor.canvas.zoomToSelection(),
+  },
+  {
+    name: "history",
+    label: "History",
+    currentLabel: (editor) => (editor.historyOpen ? "Close History" : "History"),
+    group: "History",
+    keys: ["Shift+H"],
+    predicate: (editor) => Boolean(editor.state),
+    perform: (editor) => editor.history.toggle(),
   },
   {
     name: "shortcuts",

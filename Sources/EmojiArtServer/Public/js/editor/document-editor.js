@@ -19,6 +19,7 @@ import { ActionManager } from "./action-manager.js";
 import { ACTIONS } from "./actions.js";
 import { BackgroundNotices } from "./background-notices.js";
 import { emojisInText, readFragment, writeFragment } from "./clipboard.js";
+import { HistoryPanel } from "./history-panel.js";
 import { predict } from "./prediction.js";
 import { ContextMenu } from "./context-menu.js";
 import { ShortcutsPanel } from "./shortcuts-panel.js";
@@ -85,6 +86,8 @@ export class DocumentEditor {
     this.created = new Map();
     /** Edit batches made while offline, drawn ahead of the server (./prediction.js). */
     this.predicted = [];
+    /** A past version shown read-only by the History panel, or null (the document now). */
+    this.preview = null;
     /** The last paste: which clipboard content, and how many times in a row it was pasted. */
     this.lastPaste = { key: null, count: 0 };
     const $ = (id) => document.getElementById(id);
@@ -113,6 +116,13 @@ export class DocumentEditor {
         notify("Couldn’t show the background image. Reload the page to try again.", { kind: "error", title: "Set Background" });
       },
       contextMenu: (point) => this.contextMenu.open(point),
+    });
+    this.history = new HistoryPanel($("history-panel"), {
+      documentId,
+      currentVersion: () => (this.state ? this.state.version : null),
+      canRestore: () => Boolean(this.state) && !this.gone && !this.readOnly,
+      preview: (state) => this.showPreview(state),
+      restored: (version) => this.announce(`Restored version ${version}`),
     });
     this.actions = new ActionManager(ACTIONS, this);
     this.contextMenu = new ContextMenu($("context-menu"), this.actions);
@@ -148,6 +158,7 @@ export class DocumentEditor {
             this.live.resynchronize(); // cannot happen with a correct server: start again from a snapshot
             return;
           }
+          this.history.documentChanged();
           this.scheduleRender();
         },
         background: (backgroundState) => {
@@ -170,7 +181,16 @@ export class DocumentEditor {
   }
 
   get canEdit() {
-    return Boolean(this.state) && !this.gone && !this.readOnly;
+    return Boolean(this.state) && !this.gone && !this.readOnly && !this.previewing;
+  }
+
+  /** Whether the canvas shows a past version (read-only) instead of the document now. */
+  get previewing() {
+    return this.preview !== null;
+  }
+
+  get historyOpen() {
+    return this.history.isOpen;
   }
 
   get hasSelection() {
@@ -203,15 +223,29 @@ export class DocumentEditor {
   render(next) {
     this.state = next;
     this.renderScheduled = false;
-    const shown = this.predicted.length ? predict(next, this.predicted.map((entry) => entry.edits)) : next;
+    const shown = this.preview ?? (this.predicted.length ? predict(next, this.predicted.map((entry) => entry.edits)) : next);
     document.body.dataset.version = String(next.version);
     document.body.dataset.pending = String(this.predicted.length);
     document.title = shown.title + " — EmojiArt";
     if (document.activeElement !== this.titleInput) this.titleInput.value = shown.title;
-    this.titleInput.disabled = this.gone || this.readOnly;
+    this.titleInput.disabled = this.gone || this.readOnly || this.previewing;
     this.canvas.render(shown);
     this.backgroundNotices.rendered(next.backgroundState || { status: "none" }, next.background);
     this.actions.refresh();
+  }
+
+  /**
+   * Shows a past version read-only (the History panel's preview or replay), or the document
+   * now again with null. Nothing is sent: a preview changes nothing.
+   */
+  showPreview(state) {
+    const entering = state !== null && this.preview === null;
+    this.preview = state;
+    if (entering) this.canvas.clearSelection();
+    this.canvas.readOnly = this.readOnly || this.previewing;
+    if (state) document.body.dataset.previewing = String(state.version);
+    else delete document.body.dataset.previewing;
+    if (this.state) this.render(this.state);
   }
 
   /** Changes arriving in a burst are drawn once, at the next frame (or soon, when hidden). */
@@ -679,7 +713,7 @@ export class DocumentEditor {
     document.body.dataset.role = this.role;
     document.body.classList.toggle("read-only", this.readOnly);
     this.$("view-only").hidden = !this.readOnly;
-    this.canvas.readOnly = this.readOnly;
+    this.canvas.readOnly = this.readOnly || this.previewing;
     if (this.role === "owner" && !this.sharing) {
       const signedIn = await api.session().then((session) => session.access === "accounts", () => false);
       if (signedIn) {
