@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Run it in release: `swift run -c release emojiart-bench` (or `scripts/benchmark`).
 /// `server` measures the server over HTTP and WebSockets instead (`live`: only the WebSockets;
-/// `instances`: two servers on one PostgreSQL database).
+/// `instances`: two servers on one PostgreSQL database; `history`: reading past versions and
+/// what history costs in each database).
 /// `--smoke` runs every measurement on tiny inputs, to check the benchmark still works.
 @main
 enum BenchmarkMain {
@@ -16,6 +17,11 @@ enum BenchmarkMain {
         var report = Report()
         if CommandLine.arguments.contains("instances") {
             try await InstanceBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
+        if CommandLine.arguments.contains("history") {
+            try await HistoryBenchmarks.run(smoke: smoke, into: &report)
             report.print()
             return
         }

@@ -119,7 +119,10 @@ struct HistoryController {
     @Sendable func replay(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (id, _) = try await access.require(.view, context)
         let query = request.uri.queryParameters
-        let current = try await currentVersion(id)
+        guard let now = try await library.withDocument(id, { try await $0.state() }) else {
+            throw APIError.notFound("There is no document \(id).")
+        }
+        let current = now.version
         let to = try Self.integer(query.get("to"), named: "to", in: 0...current) ?? current
         let from = try Self.integer(query.get("from"), named: "from", in: 0...to) ?? 0
         let frames =
@@ -127,7 +130,9 @@ struct HistoryController {
         let seconds = try Self.integer(query.get("seconds"), named: "seconds", in: 1...120) ?? 6
         // By default from where history starts: version 0, or the oldest kept if thinned.
         let start = query.get("from") == nil ? try await library.history.oldestVersion(of: id, through: to) : from
-        let versions = Self.sample(from: start, to: to, count: frames)
+        // At most about a million emojis drawn in all: a big document gets fewer frames.
+        let budget = max(2, Self.replayBudget / max(1, now.document.emojis.count))
+        let versions = Self.sample(from: start, to: to, count: min(frames, budget))
         guard let documents = try await library.history.documents(of: id, at: versions),
             documents.count == versions.count
         else { throw HistoryError.versionUnavailable(start) }
@@ -140,6 +145,9 @@ struct HistoryController {
         headers[.contentDisposition] = ContentDisposition.attachment(filename: title + " replay.png")
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+
+    /// How many emojis a replay draws at most, over all its frames (judged by the document now).
+    static let replayBudget = 1_000_000
 
     /// `count` versions spread evenly from `from` to `to`, both included, in order.
     static func sample(from: Int, to: Int, count: Int) -> [Int] {
