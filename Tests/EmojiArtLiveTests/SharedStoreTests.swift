@@ -96,6 +96,30 @@ struct SharedStoreTests {
         #expect(try await b.library.withDocument(created.id) { try await $0.state() } == nil)
     }
 
+    /// History is the database's: a restore through one server reaches the other's windows as
+    /// one change, and either server's undo reverses it.
+    @Test func aRestoreThroughOneServerIsOneChangeOnTheOther() async throws {
+        let (a, b) = try await servers()
+        defer {
+            a.close()
+            b.close()
+        }
+        let created = try await a.library.create(try EmojiArtDocument(title: "Shared past"))
+        for x in 0..<3 { _ = try await a.perform(created.id, [add("🦊", x: x)], base: x) }
+        let onB = try #require(try await b.library.document(created.id))
+        var events = try await onB.subscribe().events.makeAsyncIterator()
+        let atOne = try #require(try await b.library.history.document(id: created.id, at: 1))
+        let restored = try #require(
+            try await a.library.restore(created.id, to: 1, author: nil) { _ in "Restore Version of 14:02" })
+        #expect(restored.document == atOne.document)
+        let change = try await nextChange(&events)
+        #expect(change.version == 4 && change.undoActionName == "Restore Version of 14:02")
+        #expect(try await b.state(created.id).document == atOne.document)
+        let undone = try #require(try await b.library.withDocument(created.id) { try await $0.undo() })
+        #expect(undone.document.emojis.count == 3)
+        #expect(try await a.library.history.document(id: created.id, at: 5)?.document == undone.document)
+    }
+
     @Test func undoAndRedoActOnTheOneHistoryWhicheverServerIsAsked() async throws {
         let (a, b) = try await servers()
         defer {

@@ -159,6 +159,18 @@ struct HistoryContractTests {
         // The snapshot opening starts from moved up to the cut: what it replays is all there.
         #expect(try await store.loadDocument(id: record.id)?.snapshot.version == old.last!.version)
         #expect(try await store.loadCurrent(id: record.id)?.document == states[96])
+        // Replaying from where history now starts crosses the thinned days, one kept version
+        // at a time, and ends at the document now.
+        let oldest = try await reader.oldestVersion(of: record.id, through: 96)
+        #expect(oldest == kept[0])
+        let changes = try #require(try await reader.changes(of: record.id, after: oldest, limit: 200))
+        #expect(changes.map(\.entry.version) == Array(kept.dropFirst()) + Array((old.last!.version + 1)...96))
+        #expect(changes.filter { $0.follows != nil }.count == kept.count - 1)
+        var replayed = states[oldest]
+        for change in changes { try change.patch.apply(to: &replayed) }
+        #expect(replayed == states[96])
+        let frames = try #require(try await reader.documents(of: record.id, at: [oldest, oldest + 1, kept[1], 96]))
+        #expect(frames.map(\.document) == [states[oldest], states[oldest], states[kept[1]], states[96]])
         // Thinning again removes nothing more.
         #expect(try await retention.thin(record.id, now: now) == 0)
     }

@@ -63,6 +63,7 @@ def test_history_lists_reads_and_restores_a_version_every_window_sees(server):
     assert (session["firstVersion"], session["lastVersion"]) == (1, 6)
     assert session["summary"] == "3 emojis added, 2 moved, renamed, 1 undone"
     assert "next" not in history
+    assert history["oldestVersion"] == 0
 
     page = requests.get(f"{base}/api/documents/{doc}/history?limit=2", timeout=5).json()
     assert [v["version"] for v in page["versions"]] == [6, 5] and page["next"] == 5
@@ -198,6 +199,17 @@ def test_history_days_thins_old_history_to_one_version_a_day(tmp_path):
                 break
             time.sleep(0.5)
         assert versions == list(range(30, 20, -1)) + [20, 10], versions
+        thinned = requests.get(f"{base}/api/documents/{doc}/history", timeout=5).json()
+        assert thinned["oldestVersion"] == 10
+        # The replay starts where history now starts.
+        replay = requests.get(f"{base}/api/documents/{doc}/replay?frames=5", timeout=30)
+        assert replay.status_code == 200 and replay.headers["Content-Type"] == "image/apng"
+        assert replay.content.count(b"fcTL") == 5
+        assert requests.get(f"{base}/api/documents/{doc}/replay?from=5", timeout=30).status_code == 404
+        changes = requests.get(f"{base}/api/documents/{doc}/history/changes?after=10", timeout=5).json()["changes"]
+        assert [c["version"] for c in changes] == list(range(20, 31))
+        assert changes[0]["follows"] == 10 and sorted(changes[0]["patch"]["removed"]) == list(range(1, 11))
+        assert len(changes[0]["patch"]["inserted"]) == 20 and "follows" not in changes[1]
         assert requests.get(f"{base}/api/documents/{doc}?version=5", timeout=5).status_code == 404
         assert len(requests.get(f"{base}/api/documents/{doc}?version=10", timeout=5).json()["emojis"]) == 10
         assert len(requests.get(f"{base}/api/documents/{doc}?version=25", timeout=5).json()["emojis"]) == 25

@@ -49,6 +49,8 @@ struct HistoryController {
         var id: UUID
         /// The document's current version.
         var version: Int
+        /// The oldest version that can be read: 0 unless old history was thinned.
+        var oldestVersion: Int
         var versions: [Version]
         var sessions: [Session]
         /// The `before` of the next (older) page; null on the last.
@@ -101,6 +103,11 @@ struct HistoryController {
             writer.raw(",")
             writer.key("actionName")
             writer.string(change.entry.displayName)
+            if let follows = change.follows {
+                writer.raw(",")
+                writer.key("follows")
+                writer.integer(follows)
+            }
             writer.raw(",")
             writer.key("patch")
             LiveMessages.write(change.patch, into: &writer)
@@ -195,7 +202,10 @@ struct HistoryController {
                     end: session.end.apiString, author: try await names.name(of: session.author),
                     changes: session.counts.changes, summary: session.summary, counts: session.counts.byKind))
         }
-        return HistoryBody(id: id, version: current.version, versions: versions, sessions: sessions, next: page.next)
+        let oldest = try await library.history.oldestVersion(of: id, through: current.version)
+        return HistoryBody(
+            id: id, version: current.version, oldestVersion: oldest, versions: versions, sessions: sessions,
+            next: page.next)
     }
 
     /// `POST /api/documents/{id}/restore` with `{"version": N}`: one new undoable change.

@@ -7,15 +7,27 @@ extension HistoryReader {
     public struct Change: Sendable, Equatable {
         public var entry: LogEntry
         public var patch: DocumentPatch
+        /// Where history was thinned: the version the patch applies to, older than the one
+        /// before `entry` (the patch then replaces everything). Nil for a change that follows on.
+        public var follows: Int?
     }
 
-    /// Up to `limit` changes after `version`, in order; fewer where history was thinned (they
-    /// stop at the first version missing). Nil if `version` can't be read.
+    /// Up to `limit` changes after `version`, in order. Where history was thinned, the next
+    /// version kept comes as a change that `follows` the last one and replaces everything.
+    /// Nil if `version` can't be read.
     public func changes(of id: UUID, after version: Int, limit: Int) async throws -> [Change]? {
         guard var current = try await document(id: id, at: version) else { return nil }
         var changes: [Change] = []
         for entry in try await store.logEntries(of: id, in: (version + 1)...(version + max(1, limit))) {
-            guard entry.version == current.version + 1 else { break }
+            if entry.version != current.version + 1 {
+                guard let kept = try await checkpoint(at: entry.version, of: id) else { break }
+                changes.append(
+                    Change(
+                        entry: entry, patch: Self.replacing(current.document, with: kept.document),
+                        follows: current.version))
+                current = kept
+                continue
+            }
             let firstNewID = current.document.nextEmojiID
             let idsBefore = DocumentPatch.needsIDsBefore(entry.edits) ? current.document.emojis.ids : nil
             try current.fold(entry)
@@ -23,9 +35,26 @@ extension HistoryReader {
                 Change(
                     entry: entry,
                     patch: DocumentPatch(
-                        edits: entry.edits, firstNewID: firstNewID, after: current.document, idsBefore: idsBefore)))
+                        edits: entry.edits, firstNewID: firstNewID, after: current.document, idsBefore: idsBefore),
+                    follows: nil))
         }
         return changes
+    }
+
+    /// The checkpoint at exactly `version` (a thinned history keeps one at each version it keeps).
+    private func checkpoint(at version: Int, of id: UUID) async throws -> StoredDocument? {
+        guard let found = try await store.checkpoint(of: id, atOrBefore: version), found.version == version else {
+            return nil
+        }
+        return found
+    }
+
+    /// The patch that turns `before` into `after` by replacing every emoji.
+    static func replacing(_ before: EmojiArtDocument, with after: EmojiArtDocument) -> DocumentPatch {
+        DocumentPatch(
+            title: after.title, background: after.background, removedIDs: before.emojis.ids,
+            inserted: after.emojis.enumerated().map { PlacedEmoji(index: $0.offset, emoji: $0.element) },
+            nextEmojiID: after.nextEmojiID)
     }
 
     /// The oldest version that can be read, at most `version`: 0 unless history was thinned.
@@ -44,27 +73,33 @@ extension HistoryReader {
     }
 
     /// The document at each of `versions` (ascending), read by folding the log once from the
-    /// first: a replay's frames. Nil if the first can't be read; stops early at a version
-    /// thinned away.
+    /// first: a replay's frames. A version thinned away shows the one kept before it. Nil if
+    /// the first can't be read.
     public func documents(of id: UUID, at versions: [Int]) async throws -> [StoredDocument]? {
         guard let first = versions.first, var current = try await document(id: id, at: first) else { return nil }
         var result = [current]
         var wanted = versions.dropFirst()[...]
         var low = first + 1
-        while !wanted.isEmpty {
-            let high = min(wanted.last!, low + HistoryRetention.chunk - 1)
-            let entries = try await store.logEntries(of: id, in: low...high)
-            for entry in entries {
-                guard entry.version == current.version + 1 else { return result }
-                try current.fold(entry)
+        while let last = wanted.last, low <= last {
+            let high = min(last, low + HistoryRetention.chunk - 1)
+            for entry in try await store.logEntries(of: id, in: low...high) {
+                if entry.version != current.version + 1 {
+                    guard let kept = try await checkpoint(at: entry.version, of: id) else { return nil }
+                    while let want = wanted.first, want < kept.version {
+                        result.append(current)
+                        wanted = wanted.dropFirst()
+                    }
+                    current = kept
+                } else {
+                    try current.fold(entry)
+                }
                 while let want = wanted.first, want <= current.version {
-                    if want == current.version { result.append(current) }
+                    result.append(current)
                     wanted = wanted.dropFirst()
                 }
             }
-            guard entries.count == high - low + 1 else { return result }
             low = high + 1
         }
-        return result
+        return wanted.isEmpty ? result : nil
     }
 }

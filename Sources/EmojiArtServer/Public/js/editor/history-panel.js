@@ -104,6 +104,7 @@ export class HistoryPanel {
       this.versions = page.versions;
       this.sessions = page.sessions;
       this.next = page.next ?? null;
+      this.oldest = page.oldestVersion ?? 0;
     } catch (error) {
       notify(error.message, { kind: "error", title: "History" });
       return;
@@ -154,8 +155,6 @@ export class HistoryPanel {
     if (origin && this.next === null) items.push(el("li", { class: "history-session history-origin" }, el("ol", { class: "history-versions" }, this.versionItem(origin))));
     this.list.replaceChildren(...items);
     this.moreButton.hidden = this.next === null;
-    const last = byVersion[byVersion.length - 1];
-    if (this.next === null && last) this.oldest = last.version;
   }
 
   versionItem(v) {
@@ -187,7 +186,8 @@ export class HistoryPanel {
     this.nowButton.disabled = this.previewing === null && !this.replay;
     this.playButton.textContent = this.replay ? "■ Stop" : "▶ Replay";
     this.playButton.setAttribute("aria-pressed", String(Boolean(this.replay)));
-    this.exportLink.href = api.replayURL(this.host.documentId, { from: this.previewing ?? this.oldest });
+    // From the version shown; from now, the whole history (the server knows where it starts).
+    this.exportLink.href = api.replayURL(this.host.documentId, this.previewing !== null ? { from: this.previewing } : {});
     for (const button of this.list.querySelectorAll(".history-version")) {
       button.setAttribute("aria-pressed", String(Number(button.dataset.version) === shown));
     }
@@ -293,7 +293,9 @@ export class HistoryPanel {
     }
     const change = replay.queue.shift();
     try {
-      replay.state = applyChange(replay.state, change);
+      // Past thinned history the next version kept replaces everything (`follows`).
+      const from = change.follows !== undefined ? { ...replay.state, version: change.version - 1 } : replay.state;
+      replay.state = applyChange(from, change);
     } catch {
       this.stopReplay(); // a version thinned away: the replay can't go on from here
       return;
