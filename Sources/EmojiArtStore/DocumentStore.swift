@@ -68,6 +68,10 @@ public protocol DocumentStore: Sendable {
     /// The newest checkpoint at or before `version`, or nil (no such document, or none that old).
     func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument?
 
+    /// The version of the oldest checkpoint: where a document's readable history starts (0
+    /// unless it was thinned). Nil if the document is gone.
+    func oldestCheckpointVersion(of id: UUID) async throws -> Int?
+
     /// Keeps a document as it was at a version, to read versions after it from. Ignored if
     /// there is one at that version already, or the document is gone.
     func saveCheckpoint(_ checkpoint: StoredDocument) async throws

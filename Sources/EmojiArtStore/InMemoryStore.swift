@@ -105,6 +105,10 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         contents.withLock { ($0.checkpoints[id] ?? []).last { $0.version <= version } }
     }
 
+    public func oldestCheckpointVersion(of id: UUID) async throws -> Int? {
+        contents.withLock { $0.checkpoints[id]?.first?.version }
+    }
+
     public func saveCheckpoint(_ checkpoint: StoredDocument) async throws {
         contents.withLock { contents in
             guard var list = contents.checkpoints[checkpoint.id],

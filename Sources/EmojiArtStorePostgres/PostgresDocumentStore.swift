@@ -500,6 +500,16 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         return try found?.document(id: id)
     }
 
+    public func oldestCheckpointVersion(of id: UUID) async throws -> Int? {
+        var oldest: Int?
+        for try await (version, ) in try await client.query(
+            "SELECT MIN(version) FROM checkpoint WHERE document_id = \(id)", logger: logger
+        ).decode((Int?,).self) {
+            oldest = version
+        }
+        return oldest
+    }
+
     public func saveCheckpoint(_ checkpoint: StoredDocument) async throws {
         let bytes = Data(EmojiArtFile.write(checkpoint.document, as: .native).bytes)
         try await client.query(

@@ -349,6 +349,13 @@ public final class SQLiteDocumentStore: SharedDocumentStore {
         return try row?.document(id: id)
     }
 
+    public func oldestCheckpointVersion(of id: UUID) async throws -> Int? {
+        try await database.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT MIN(version) FROM checkpoint WHERE documentId = ?", arguments: [id.uuidString])
+        }
+    }
+
     public func saveCheckpoint(_ checkpoint: StoredDocument) async throws {
         let bytes = Data(EmojiArtFile.write(checkpoint.document, as: .native).bytes)
         try await database.write { db in

@@ -116,3 +116,45 @@ def test_a_replay_plays_every_version_in_order_and_exports_an_animated_png(page,
     assert frames["count"] == doc["version"] + 1, frames
     assert frames["width"] > 100
     assert not page.js_errors
+
+
+def test_a_replay_starts_once_and_not_after_the_panel_closed(page, api):
+    doc = made(api, count=24)
+    open_editor(page, doc)
+    page.locator("#show-history").click()
+    panel = page.locator("#history-panel")
+    expect(panel.locator(".history-version")).to_have_count(doc["version"] + 1)
+    panel.locator("#history-speed").select_option(label="Slow")
+
+    # Closing while the replay's start is still on its way: no replay begins.
+    page.evaluate("""() => {
+      document.querySelector('.history-play').click();
+      document.querySelector('.history-close').click();
+    }""")
+    page.wait_for_timeout(800)
+    assert page.get_attribute("body", "data-replaying") is None
+    assert page.get_attribute("body", "data-previewing") is None
+    expect(panel).to_be_hidden()
+
+    # Two clicks before the first is answered play one replay, at the chosen speed.
+    page.locator("#show-history").click()
+    expect(panel.locator(".history-version")).to_have_count(doc["version"] + 1)
+    page.evaluate("""() => {
+      window.seenVersions = [];
+      new MutationObserver(() => {
+        const v = document.body.dataset.previewing;
+        if (v !== undefined && window.seenVersions[window.seenVersions.length - 1] !== Number(v)) window.seenVersions.push(Number(v));
+      }).observe(document.body, { attributes: true, attributeFilter: ["data-previewing"] });
+      const play = document.querySelector('.history-play');
+      play.click();
+      play.click();
+    }""")
+    expect(page.locator("body")).to_have_attribute("data-replaying", "true")
+    page.wait_for_timeout(2_500)
+    seen = page.evaluate("window.seenVersions")
+    # 4 versions a second: about 10 in 2.5 s; two replays at once would show twice as many.
+    assert 3 <= len(seen) <= 15, seen
+    assert seen == list(range(seen[0], seen[0] + len(seen))), seen
+    panel.locator(".history-play").click()
+    assert page.get_attribute("body", "data-replaying") is None
+    assert not page.js_errors

@@ -21,6 +21,7 @@ extension ForwardsHistory {
     func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument? {
         try await base.checkpoint(of: id, atOrBefore: version)
     }
+    func oldestCheckpointVersion(of id: UUID) async throws -> Int? { try await base.oldestCheckpointVersion(of: id) }
     func saveCheckpoint(_ checkpoint: StoredDocument) async throws { try await base.saveCheckpoint(checkpoint) }
     func dropHistory(of id: UUID, through version: Int, keeping: Set<Int>) async throws {
         try await base.dropHistory(of: id, through: version, keeping: keeping)

@@ -55,6 +55,12 @@ struct HistoryContractTests {
         try await store.saveSnapshot(current)
         #expect(try await store.loadDocument(id: record.id)?.log.isEmpty == true)
         #expect(try await reader.writeCheckpoints(of: record.id, through: 120) == 100)
+        #expect(try await reader.oldestVersion(of: record.id, through: 120) == 0)
+        // A replay's frames: near ones folded on, far ones (past a checkpoint interval) read afresh.
+        let sampled = [0, 1, 2, 7, 49, 50, 51, 99, 120]
+        let frames = try #require(try await reader.documents(of: record.id, at: sampled))
+        #expect(frames.map(\.version) == sampled)
+        #expect(frames.map(\.document) == sampled.map { states[$0] })
         #expect(try await store.checkpoint(of: record.id, atOrBefore: 99)?.version == 75)
         for version in [0, 1, 24, 25, 26, 74, 99, 100, 101, 119, 120] {
             let read = try #require(try await reader.document(id: record.id, at: version))
@@ -163,12 +169,21 @@ struct HistoryContractTests {
         // at a time, and ends at the document now.
         let oldest = try await reader.oldestVersion(of: record.id, through: 96)
         #expect(oldest == kept[0])
-        let changes = try #require(try await reader.changes(of: record.id, after: oldest, limit: 200))
+        let changes = try #require(try await reader.changes(of: record.id, after: oldest, through: 96, limit: 200))
         #expect(changes.map(\.entry.version) == Array(kept.dropFirst()) + Array((old.last!.version + 1)...96))
         #expect(changes.filter { $0.follows != nil }.count == kept.count - 1)
         var replayed = states[oldest]
         for change in changes { try change.patch.apply(to: &replayed) }
         #expect(replayed == states[96])
+        // A page of one change still steps over a thinned gap, however long, to the next kept.
+        #expect(kept[1] - kept[0] > 1)
+        var step = oldest
+        var stepped: [Int] = []
+        while step < 96, let next = try await reader.changes(of: record.id, after: step, through: 96, limit: 1)?.first {
+            stepped.append(next.entry.version)
+            step = next.entry.version
+        }
+        #expect(stepped == changes.map(\.entry.version))
         let frames = try #require(try await reader.documents(of: record.id, at: [oldest, oldest + 1, kept[1], 96]))
         #expect(frames.map(\.document) == [states[oldest], states[oldest], states[kept[1]], states[96]])
         // Thinning again removes nothing more.

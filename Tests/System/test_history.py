@@ -218,3 +218,50 @@ def test_history_days_thins_old_history_to_one_version_a_day(tmp_path):
         assert restored.status_code == 200 and len(restored.json()["emojis"]) == 10
     finally:
         server.kill()
+
+
+def noise_png(side: int) -> bytes:
+    """A PNG of random pixels: `side`² × 3 bytes that don't compress."""
+    import os
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + os.urandom(side * 3) for _ in range(side))
+    header = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 0)) + \
+        chunk(b"IEND", b"")
+
+
+def test_pages_of_changes_end_early_where_restores_carry_big_backgrounds(server):
+    """Restores carry whole documents, an embedded background included: a page of changes
+    stops after about 4 MB, and asking on from its last version reaches now, in order."""
+    base = server.base
+    doc = new_document(base, title="Heavy")
+    image = noise_png(700)  # ~1.5 MB
+    put = requests.put(f"{base}/api/documents/{doc}/background?baseVersion=0", data=image, timeout=10,
+                       headers={"Content-Type": "image/png"})
+    assert put.status_code == 200, put.text
+    cleared = requests.post(f"{base}/api/documents/{doc}/edits", timeout=5, json={
+        "baseVersion": 1, "edit": {"type": "setBackground", "background": None}})
+    assert cleared.status_code == 200, cleared.text
+    for version in (1, 2, 1, 2, 1, 2, 1):
+        reply = requests.post(f"{base}/api/documents/{doc}/restore", json={"version": version}, timeout=10)
+        assert reply.status_code == 200, reply.text
+    now = requests.get(f"{base}/api/documents/{doc}", timeout=5).json()["version"]
+    assert now == 9
+
+    first = requests.get(f"{base}/api/documents/{doc}/history/changes?after=0&limit=1000", timeout=10)
+    assert first.status_code == 200
+    assert len(first.content) < 8_000_000, "a page stops soon after its budget"
+    page = first.json()
+    assert 0 < len(page["changes"]) < now, "the page ended early"
+    seen = [c["version"] for c in page["changes"]]
+    while seen[-1] < page["version"]:
+        page = requests.get(f"{base}/api/documents/{doc}/history/changes?after={seen[-1]}&limit=1000",
+                            timeout=10).json()
+        assert page["changes"], "asking on always gives at least one change"
+        seen += [c["version"] for c in page["changes"]]
+    assert seen == list(range(1, now + 1))

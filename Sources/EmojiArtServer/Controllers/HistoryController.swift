@@ -15,6 +15,8 @@ struct HistoryController {
     let access: DocumentAccess
     let users: any UserStore
     let pictures: DocumentPictures
+    /// Replays wait here for their turn to be drawn.
+    let replays = TurnQueue()
 
     init(library: DocumentLibrary, access: DocumentAccess, users: any UserStore, images: any ImageStore) {
         self.library = library
@@ -80,7 +82,8 @@ struct HistoryController {
         }
         let limit = try Self.integer(query.get("limit"), named: "limit", in: 1...Self.maximumLimit) ?? 500
         let current = try await currentVersion(id)
-        guard after <= current, let changes = try await library.history.changes(of: id, after: after, limit: limit)
+        guard after <= current,
+            let changes = try await library.history.changes(of: id, after: after, through: current, limit: limit)
         else { throw HistoryError.versionUnavailable(after) }
         var writer = JSONWriter(reservingCapacity: 256 + changes.count * 160)
         writer.raw("{")
@@ -93,7 +96,11 @@ struct HistoryController {
         writer.key("changes")
         writer.raw("[")
         for (index, change) in changes.enumerated() {
-            if index > 0 { writer.raw(",") }
+            // Restores carry whole documents: a page ends early rather than grow past its budget.
+            if index > 0 {
+                guard writer.bytes.count < Self.changesBudget else { break }
+                writer.raw(",")
+            }
             writer.raw("{")
             writer.key("version")
             writer.integer(change.entry.version)
@@ -120,6 +127,10 @@ struct HistoryController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
     }
 
+    /// About how many bytes a page of changes holds: it ends after the change that passes this
+    /// (so a page always has one), and the client asks again after its last version.
+    static let changesBudget = 4 << 20
+
     /// `GET /api/documents/{id}/replay[?from=A][&to=B][&frames=N][&seconds=S]`: an animated PNG
     /// of the document being made, from version A (default 0, or where history starts) to B
     /// (default now), in N frames (default 120, at most 300) over S seconds (default 6).
@@ -137,24 +148,41 @@ struct HistoryController {
         let seconds = try Self.integer(query.get("seconds"), named: "seconds", in: 1...120) ?? 6
         // By default from where history starts: version 0, or the oldest kept if thinned.
         let start = query.get("from") == nil ? try await library.history.oldestVersion(of: id, through: to) : from
-        // At most about a million emojis drawn in all: a big document gets fewer frames.
-        let budget = max(2, Self.replayBudget / max(1, now.document.emojis.count))
-        let versions = Self.sample(from: start, to: to, count: min(frames, budget))
-        guard let documents = try await library.history.documents(of: id, at: versions),
-            documents.count == versions.count
+        let versions = Self.sample(from: start, to: to, count: frames)
+        guard let read = try await library.history.documents(of: id, at: versions), read.count == versions.count
         else { throw HistoryError.versionUnavailable(start) }
-        let milliseconds = max(20, seconds * 1000 / max(1, versions.count))
-        let bytes = try await pictures.replay(documents.map(\.document), milliseconds: milliseconds)
+        let documents = Self.withinBudget(read.map(\.document))
+        let milliseconds = max(20, seconds * 1000 / max(1, documents.count))
+        // One replay is drawn at a time; a few more wait their turn, and more than that are refused.
+        guard
+            let bytes = try await replays.withTurn(
+                ["replay"], { try await pictures.replay(documents, milliseconds: milliseconds) })
+        else {
+            throw APIError(
+                status: .serviceUnavailable, code: "busy",
+                message: "Too many replays are being drawn. Try again in a minute.", headers: [.retryAfter: "60"])
+        }
         var headers = HTTPFields()
         headers[.contentType] = "image/apng"
         headers[.cacheControl] = "no-store"
-        let title = documents.last?.document.title ?? "Replay"
+        let title = documents.last?.title ?? "Replay"
         headers[.contentDisposition] = ContentDisposition.attachment(filename: title + " replay.png")
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// How many emojis a replay draws at most, over all its frames (judged by the document now).
+    /// How many emojis a replay draws at most, over all its frames.
     static let replayBudget = 1_000_000
+
+    /// `frames` thinned evenly (the first and last kept) until drawing them all draws at most
+    /// ``replayBudget`` emojis: a big document's replay has fewer frames.
+    static func withinBudget(_ frames: [EmojiArtDocument]) -> [EmojiArtDocument] {
+        var kept = frames
+        while kept.count > 2, kept.reduce(0, { $0 + $1.emojis.count }) > replayBudget {
+            let count = max(2, kept.count * 3 / 4)
+            kept = sample(from: 0, to: kept.count - 1, count: count).map { kept[$0] }
+        }
+        return kept
+    }
 
     /// `count` versions spread evenly from `from` to `to`, both included, in order.
     static func sample(from: Int, to: Int, count: Int) -> [Int] {

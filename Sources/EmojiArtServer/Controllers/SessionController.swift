@@ -12,7 +12,7 @@ struct SessionController {
     let sessions: any SessionStore
     let hasher: PasswordHasher
     let grants: LiveGrants
-    let queue = SignInQueue()
+    let queue = TurnQueue()
     var now: @Sendable () -> Date = Date.init
 
     struct Credentials: Decodable {

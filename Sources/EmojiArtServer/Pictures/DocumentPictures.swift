@@ -38,21 +38,28 @@ struct DocumentPictures: Sendable {
     /// An animated PNG of `documents` in order, each shown `milliseconds` (the last 2 seconds),
     /// all in one frame that holds every one of them, at most ``replaySide`` pixels a side.
     func replay(_ documents: [EmojiArtDocument], milliseconds: Int) async throws -> [UInt8] {
-        var bitmaps: [Background: Bitmap?] = [:]
+        // Sizes come from the stored images; each is decoded when a frame first shows it, and
+        // only the last one decoded is kept.
+        var images: [Background: StoredImage?] = [:]
         for background in Set(documents.map(\.background)) {
-            bitmaps[background] = try await storedImage(for: background).flatMap { try? ImageDecoder.bitmap($0.data) }
+            images[background] = try await storedImage(for: background)
         }
-        func bitmap(_ document: EmojiArtDocument) -> Bitmap? { bitmaps[document.background] ?? nil }
-        let frames = documents.map {
-            PictureFrame(document: $0, backgroundSize: bitmap($0).map { ($0.width, $0.height) })
+        let frames = documents.map { document in
+            PictureFrame(
+                document: document, backgroundSize: (images[document.background] ?? nil).map { ($0.width, $0.height) })
         }
         guard var frame = frames.first else { throw EmojiArtError(.invalidFile, "a replay needs a version.") }
         for other in frames.dropFirst() { frame = frame.union(other) }
         let scale = min(2, Self.replaySide / max(frame.width, frame.height))
+        var decoded: (background: Background, bitmap: Bitmap?)?
         var pictures: [AnimatedPNG.Frame] = []
         for (index, document) in documents.enumerated() {
+            if decoded?.background != document.background {
+                let bitmap = (images[document.background] ?? nil).flatMap { try? ImageDecoder.bitmap($0.data) }
+                decoded = (document.background, bitmap)
+            }
             let picture = try PNGRenderer.render(
-                document, background: bitmap(document), scale: scale, embedsDocument: false, frame: frame)
+                document, background: decoded?.bitmap, scale: scale, embedsDocument: false, frame: frame)
             pictures.append(.init(png: picture.png, milliseconds: index == documents.count - 1 ? 2_000 : milliseconds))
         }
         return try AnimatedPNG.assemble(pictures)

@@ -12,31 +12,41 @@ extension HistoryReader {
         public var follows: Int?
     }
 
-    /// Up to `limit` changes after `version`, in order. Where history was thinned, the next
-    /// version kept comes as a change that `follows` the last one and replaces everything.
-    /// Nil if `version` can't be read.
-    public func changes(of id: UUID, after version: Int, limit: Int) async throws -> [Change]? {
+    /// Up to `limit` changes after `version` and through `newest` (the document's version now),
+    /// in order. Where history was thinned, the next version kept comes as a change that
+    /// `follows` the last one and replaces everything, however far away it is. Nil if `version`
+    /// can't be read.
+    public func changes(of id: UUID, after version: Int, through newest: Int, limit: Int) async throws -> [Change]? {
         guard var current = try await document(id: id, at: version) else { return nil }
+        let limit = max(1, limit)
         var changes: [Change] = []
-        for entry in try await store.logEntries(of: id, in: (version + 1)...(version + max(1, limit))) {
-            if entry.version != current.version + 1 {
-                guard let kept = try await checkpoint(at: entry.version, of: id) else { break }
+        var low = version + 1
+        while changes.count < limit, low <= newest {
+            // Read by count where history is whole; a thinned gap takes more reads, never fewer changes.
+            let high = min(newest, low + max(limit - changes.count, HistoryRetention.chunk) - 1)
+            for entry in try await store.logEntries(of: id, in: low...high) {
+                guard changes.count < limit else { break }
+                if entry.version != current.version + 1 {
+                    guard let kept = try await checkpoint(at: entry.version, of: id) else { return changes }
+                    changes.append(
+                        Change(
+                            entry: entry, patch: Self.replacing(current.document, with: kept.document),
+                            follows: current.version))
+                    current = kept
+                    continue
+                }
+                let firstNewID = current.document.nextEmojiID
+                let idsBefore = DocumentPatch.needsIDsBefore(entry.edits) ? current.document.emojis.ids : nil
+                try current.fold(entry)
                 changes.append(
                     Change(
-                        entry: entry, patch: Self.replacing(current.document, with: kept.document),
-                        follows: current.version))
-                current = kept
-                continue
+                        entry: entry,
+                        patch: DocumentPatch(
+                            edits: entry.edits, firstNewID: firstNewID, after: current.document,
+                            idsBefore: idsBefore),
+                        follows: nil))
             }
-            let firstNewID = current.document.nextEmojiID
-            let idsBefore = DocumentPatch.needsIDsBefore(entry.edits) ? current.document.emojis.ids : nil
-            try current.fold(entry)
-            changes.append(
-                Change(
-                    entry: entry,
-                    patch: DocumentPatch(
-                        edits: entry.edits, firstNewID: firstNewID, after: current.document, idsBefore: idsBefore),
-                    follows: nil))
+            low = high + 1
         }
         return changes
     }
@@ -57,49 +67,49 @@ extension HistoryReader {
             nextEmojiID: after.nextEmojiID)
     }
 
-    /// The oldest version that can be read, at most `version`: 0 unless history was thinned.
+    /// The oldest version that can be read, at most `version`: 0 unless history was thinned
+    /// (which keeps a checkpoint at each version it keeps).
     public func oldestVersion(of id: UUID, through version: Int) async throws -> Int {
-        if try await store.checkpoint(of: id, atOrBefore: 0) != nil { return 0 }
-        var low = 1
-        while low <= version {
-            let high = min(version, low + HistoryRetention.chunk - 1)
-            if let first = try await store.logEntries(of: id, in: low...high).first {
-                // A thinned history keeps a checkpoint at each version it keeps.
-                return try await store.checkpoint(of: id, atOrBefore: first.version)?.version ?? first.version
-            }
-            low = high + 1
-        }
-        return version
+        min(version, try await store.oldestCheckpointVersion(of: id) ?? version)
     }
 
-    /// The document at each of `versions` (ascending), read by folding the log once from the
-    /// first: a replay's frames. A version thinned away shows the one kept before it. Nil if
-    /// the first can't be read.
+    /// The document at each of `versions` (ascending): a replay's frames. Versions near each
+    /// other are read by folding the log once from the first; one more than a checkpoint
+    /// interval past the last is read from its checkpoint instead. A version thinned away shows
+    /// the one kept before it. Nil if the first can't be read.
     public func documents(of id: UUID, at versions: [Int]) async throws -> [StoredDocument]? {
         guard let first = versions.first, var current = try await document(id: id, at: first) else { return nil }
         var result = [current]
-        var wanted = versions.dropFirst()[...]
-        var low = first + 1
-        while let last = wanted.last, low <= last {
-            let high = min(last, low + HistoryRetention.chunk - 1)
+        for want in versions.dropFirst() {
+            if want - current.version > checkpointInterval, let read = try await document(id: id, at: want) {
+                current = read
+            } else {
+                guard let advanced = try await advance(current, of: id, to: want) else { return nil }
+                current = advanced
+            }
+            result.append(current)
+        }
+        return result
+    }
+
+    /// `document` with the log folded in up to `version`, stepping over thinned gaps to the
+    /// versions kept; it stops at the newest version at or before `version`. Nil if a version
+    /// kept has no checkpoint.
+    private func advance(_ document: StoredDocument, of id: UUID, to version: Int) async throws -> StoredDocument? {
+        var current = document
+        var low = current.version + 1
+        while low <= version {
+            let high = min(version, low + HistoryRetention.chunk - 1)
             for entry in try await store.logEntries(of: id, in: low...high) {
                 if entry.version != current.version + 1 {
                     guard let kept = try await checkpoint(at: entry.version, of: id) else { return nil }
-                    while let want = wanted.first, want < kept.version {
-                        result.append(current)
-                        wanted = wanted.dropFirst()
-                    }
                     current = kept
                 } else {
                     try current.fold(entry)
                 }
-                while let want = wanted.first, want <= current.version {
-                    result.append(current)
-                    wanted = wanted.dropFirst()
-                }
             }
             low = high + 1
         }
-        return wanted.isEmpty ? result : nil
+        return current
     }
 }

@@ -97,13 +97,18 @@ export class HistoryPanel {
     return this.isOpen ? this.close() : this.open();
   }
 
-  /** Loads the newest page again (on opening, and after a restore). */
+  /**
+   * Loads the newest page again (on opening, after a restore, as versions arrive), keeping the
+   * older pages already loaded below it.
+   */
   async reload() {
     try {
       const page = await api.history(this.host.documentId, { limit: PAGE });
-      this.versions = page.versions;
-      this.sessions = page.sessions;
-      this.next = page.next ?? null;
+      const bottom = page.versions.length ? page.versions[page.versions.length - 1].version : 0;
+      const older = this.versions.filter((v) => v.version < bottom);
+      this.versions = page.versions.concat(older);
+      this.next = older.length ? this.next : (page.next ?? null);
+      this.sessions = mergeSessions(page.sessions, this.sessions.filter((s) => s.lastVersion < bottom));
       this.oldest = page.oldestVersion ?? 0;
     } catch (error) {
       notify(error.message, { kind: "error", title: "History" });
@@ -117,10 +122,8 @@ export class HistoryPanel {
     if (this.next === null) return;
     try {
       const page = await api.history(this.host.documentId, { before: this.next, limit: PAGE });
-      const known = new Set(this.sessions.map((s) => s.firstVersion));
       this.versions = this.versions.concat(page.versions);
-      // The first session of the new page may be the last of the old one, counted whole again.
-      this.sessions = this.sessions.concat(page.sessions.filter((s) => !known.has(s.firstVersion)));
+      this.sessions = mergeSessions(this.sessions, page.sessions);
       this.next = page.next ?? null;
     } catch (error) {
       notify(error.message, { kind: "error", title: "History" });
@@ -251,25 +254,29 @@ export class HistoryPanel {
   async play() {
     const current = this.host.currentVersion() ?? 0;
     const from = this.previewing !== null && this.previewing < current ? this.previewing : this.oldest;
+    // A later choice (another click, a version, Back to now, closing) wins over this one.
+    const request = ++this.scrubRequest;
+    clearTimeout(this.scrubTimer);
     let state;
     try {
       state = await api.getVersion(this.host.documentId, from);
     } catch (error) {
-      notify(error.message, { kind: "error", title: "Replay" });
+      if (request === this.scrubRequest) notify(error.message, { kind: "error", title: "Replay" });
       return;
     }
-    this.replay = { state, queue: [], after: from, timer: 0, fetching: null };
+    if (request !== this.scrubRequest || this.replay || !this.isOpen) return;
+    const replay = { state, queue: [], after: from, timer: 0 };
+    this.replay = replay;
     this.previewing = from;
     this.host.preview(state);
     document.body.dataset.replaying = "true";
     this.updateControls();
-    this.tick();
+    this.tick(replay);
   }
 
   /** One step of the replay: the next change, then the next tick after 1 / speed seconds. */
-  async tick() {
-    const replay = this.replay;
-    if (!replay) return;
+  async tick(replay) {
+    if (this.replay !== replay) return; // stopped, or another replay began
     if (!replay.queue.length) {
       const target = this.host.currentVersion() ?? 0;
       if (replay.after >= target) {
@@ -286,6 +293,7 @@ export class HistoryPanel {
         }
         replay.after = page.changes[page.changes.length - 1].version;
       } catch (error) {
+        if (this.replay !== replay) return;
         notify(error.message, { kind: "error", title: "Replay" });
         this.stopReplay();
         return;
@@ -304,7 +312,7 @@ export class HistoryPanel {
     this.slider.value = String(replay.state.version);
     this.host.preview(replay.state);
     this.updateControls();
-    replay.timer = setTimeout(() => this.tick(), 1000 / Number(this.speed.value));
+    replay.timer = setTimeout(() => this.tick(replay), 1000 / Number(this.speed.value));
   }
 
   /** The replay reached now: the editor shows the document live again. */
@@ -320,4 +328,17 @@ export class HistoryPanel {
     delete document.body.dataset.replaying;
     this.updateControls();
   }
+}
+
+/**
+ * `newer` sessions, then `older` ones: a session both list (a page boundary ran through it) is
+ * kept once, as the listing that reaches furthest back.
+ */
+function mergeSessions(newer, older) {
+  if (!newer.length || !older.length) return newer.concat(older);
+  const last = newer[newer.length - 1];
+  const [first, ...rest] = older;
+  if (first.lastVersion < last.firstVersion) return newer.concat(older);
+  const whole = first.firstVersion < last.firstVersion ? first : last;
+  return newer.slice(0, -1).concat([whole], rest);
 }

@@ -1,10 +1,11 @@
 import Foundation
 
-/// One sign-in at a time per subject (a name, a client address): attempts sent together wait in
-/// line, so each one sees the failures of those before it and the throttle can't be outrun by
-/// sending many at once. A line longer than ``maximumWaiting`` is refused outright, so guessing
-/// can't pile up bcrypt work either.
-actor SignInQueue {
+/// One turn at a time per subject. Sign-ins queue per name and client address: attempts sent
+/// together wait in line, so each one sees the failures of those before it and the throttle
+/// can't be outrun by sending many at once. Replays queue on one subject, so animated pictures
+/// (seconds of drawing each) can't take every core. A line longer than ``maximumWaiting`` is
+/// refused outright, so neither guessing nor drawing can pile up work.
+actor TurnQueue {
     static let maximumWaiting = 16
 
     private var busy: Set<String> = []
