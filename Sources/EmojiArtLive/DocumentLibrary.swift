@@ -279,6 +279,6 @@ public actor DocumentLibrary {
     }
 
     static func copyTitle(for title: String) -> String {
-        String((title + " copy").prefix(DocumentLimits.maximumTitleLength))
+        DocumentLimits.clampedTitle(title + " copy")
     }
 }

@@ -111,6 +111,9 @@ struct DocumentReplica {
     /// Ids of committed requests with their versions, and their order (oldest first).
     private var committedRequests: [String: Int] = [:]
     private var requestOrder: [(version: Int, requestID: String)] = []
+    /// Requests refused for having nothing to do (``refuse(_:_:)``), oldest first in the order.
+    private var refusedRequests: [String: LiveDocumentError] = [:]
+    private var refusedOrder: [String] = []
     /// Ids of staged requests with their tickets.
     private var stagedRequests: [String: Ticket] = [:]
     /// The latest versions' changes, oldest first.
@@ -174,14 +177,32 @@ struct DocumentReplica {
         if let requestID = operation.requestID {
             if let version = committedRequests[requestID] { return .alreadyApplied(version: version) }
             if let ticket = stagedRequests[requestID] { return .joined(ticket) }
+            if let refusal = refusedRequests[requestID] { throw refusal }
         }
         // The client can only have seen committed versions, of this copy or another server's.
         if operation.baseVersion > committed.version { return .behind }
         if case .perform = operation.step, operation.edits.isEmpty { return unchanged(operation) }
+        if case .undo = operation.step, working.undoEdits == nil { throw refuse(operation, .nothingToUndo) }
+        if case .redo = operation.step, working.redoEdits == nil { throw refuse(operation, .nothingToRedo) }
         guard let staged = try stage(operation, ticket: nextTicket, at: date) else { return unchanged(operation) }
         nextTicket += 1
         append(staged)
         return .staged(staged.ticket)
+    }
+
+    /// An undo or redo with nothing to do, refused; its request id is remembered (by this copy
+    /// only), so a resend whose refusal was lost with a connection is refused again rather than
+    /// undo a change someone made since.
+    private mutating func refuse(_ operation: DocumentOperation, _ error: LiveDocumentError) -> LiveDocumentError {
+        guard let requestID = operation.requestID else { return error }
+        refusedRequests[requestID] = error
+        refusedOrder.append(requestID)
+        if refusedOrder.count > Self.rememberedRequests * 2 {
+            let forgotten = refusedOrder.count - Self.rememberedRequests
+            for requestID in refusedOrder[..<forgotten] { refusedRequests[requestID] = nil }
+            refusedOrder.removeFirst(forgotten)
+        }
+        return error
     }
 
     /// An operation that changes nothing; its request id is remembered (by this copy only: it
@@ -225,7 +246,8 @@ struct DocumentReplica {
                 return nil
             }
         } catch let error as EmojiArtError
-            where operation.baseVersion < workingVersion && (error.code == .unknownEmoji || error.code == .outOfRange)
+            where (error.code == .unknownEmoji || error.code == .outOfRange)
+            && unseenChangesTouch(operation.edits, since: operation.baseVersion)
         {
             // Its emojis were deleted or moved by a change the client hadn't seen.
             throw LiveDocumentError.conflict(currentVersion: committed.version, reason: error.description)
@@ -243,6 +265,20 @@ struct DocumentReplica {
             patch: DocumentPatch(
                 edits: applied, firstNewID: firstNewID, after: working.document, idsBefore: idsBefore),
             state: state)
+    }
+
+    /// Whether changes after `version` that the client hadn't seen removed, changed or put back
+    /// any emoji `edits` name — so an edit that fails on them may have been fine when sent (a
+    /// conflict), not invalid in itself. True when those changes are no longer all here.
+    private func unseenChangesTouch(_ edits: [Edit], since version: Int) -> Bool {
+        guard version < workingVersion else { return false }
+        guard let committedChanges = changes(after: version) else { return true }
+        let named = edits.reduce(into: Set<Int>()) { $0.formUnion($1.emojiIDs) }
+        let patches = committedChanges.map(\.patch) + staged.map(\.patch)
+        return patches.contains { patch in
+            !named.isDisjoint(with: patch.removedIDs) || patch.updated.contains { named.contains($0.id) }
+                || patch.inserted.contains { named.contains($0.emoji.id) }
+        }
     }
 
     private mutating func append(_ entry: Staged) {

@@ -102,16 +102,16 @@ public actor LiveDocument {
                 author: author))
     }
 
-    /// Undoes the last step of the shared history; the committed state if there is nothing to
-    /// undo. A `requestID` as in ``perform(_:baseVersion:gesture:requestID:)``.
+    /// Undoes the last step of the shared history. Throws ``LiveDocumentError/nothingToUndo``
+    /// if there is nothing to undo. A `requestID` as in ``perform(_:baseVersion:gesture:requestID:)``.
     public func undo(requestID: String? = nil, author: UUID? = nil) async throws -> LiveDocumentState {
         try await submit(
             DocumentOperation(
                 step: .undo, baseVersion: replica.committed.version, requestID: requestID, author: author))
     }
 
-    /// Redoes the last undone step; the committed state if there is nothing to redo.
-    /// A `requestID` as in ``perform(_:baseVersion:gesture:requestID:)``.
+    /// Redoes the last undone step. Throws ``LiveDocumentError/nothingToRedo`` if there is
+    /// nothing to redo. A `requestID` as in ``perform(_:baseVersion:gesture:requestID:)``.
     public func redo(requestID: String? = nil, author: UUID? = nil) async throws -> LiveDocumentState {
         try await submit(
             DocumentOperation(
@@ -490,6 +490,10 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
     case deleted
     /// The store refused a commit; nothing after the last acknowledged change was kept.
     case storeFailed(String)
+    /// An undo with nothing to undo (another window may have undone it first).
+    case nothingToUndo
+    /// A redo with nothing to redo.
+    case nothingToRedo
 
     public var description: String {
         switch self {
@@ -498,6 +502,8 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
         case .unloaded: "the document was closed; try again."
         case .deleted: "the document was deleted."
         case .storeFailed(let reason): "the change could not be saved (\(reason)); it was not kept."
+        case .nothingToUndo: "there is nothing to undo."
+        case .nothingToRedo: "there is nothing to redo."
         }
     }
 }

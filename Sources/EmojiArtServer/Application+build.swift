@@ -135,12 +135,7 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     router.middlewares.add(
         FileMiddleware(WebEditor.publicDirectory, searchForIndexHtml: true))
     let stores = components.stores
-    let settings = components.settings
-    router.get("/api/health") { _, _ in
-        HealthBody(
-            status: "ok", store: stores.kind, access: settings.mode.rawValue,
-            signup: settings.mode == .accounts && settings.openSignup)
-    }
+    ServiceController(store: stores.documents, settings: components.settings).addRoutes(to: router)
     let documents = router.group("/api/documents")
     DocumentsController(library: components.library, images: stores.images, access: components.documentAccess)
         .addRoutes(to: documents)
@@ -211,14 +206,6 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
         await game.run(inbound: inbound, outbound: outbound)
     }
     return router
-}
-
-struct HealthBody: ResponseEncodable {
-    var status: String
-    var store: String
-    /// `local` or `accounts`, so the sign-in page knows whether there is anything to sign in to.
-    var access: String
-    var signup: Bool
 }
 
 /// Runs the server until SIGTERM or SIGINT, then shuts down gracefully: requests finish, live

@@ -19,6 +19,10 @@ public protocol DocumentStore: Sendable {
     /// A short name for health checks and logs, e.g. "sqlite".
     var kind: String { get }
 
+    /// Asks the database the simplest question there is: throws if it doesn't answer
+    /// (`/api/ready`).
+    func ping() async throws
+
     /// Every document's summary, most recently changed first.
     func listDocuments() async throws -> [DocumentSummary]
 

@@ -105,6 +105,8 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         contents.withLock { ($0.checkpoints[id] ?? []).last { $0.version <= version } }
     }
 
+    public func ping() async throws {}
+
     public func oldestCheckpointVersion(of id: UUID) async throws -> Int? {
         contents.withLock { $0.checkpoints[id]?.first?.version }
     }

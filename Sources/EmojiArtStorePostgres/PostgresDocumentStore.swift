@@ -500,6 +500,10 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         return try found?.document(id: id)
     }
 
+    public func ping() async throws {
+        try await client.query("SELECT 1", logger: logger)
+    }
+
     public func oldestCheckpointVersion(of id: UUID) async throws -> Int? {
         var oldest: Int?
         for try await (version, ) in try await client.query(

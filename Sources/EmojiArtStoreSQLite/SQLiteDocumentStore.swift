@@ -349,6 +349,10 @@ public final class SQLiteDocumentStore: SharedDocumentStore {
         return try row?.document(id: id)
     }
 
+    public func ping() async throws {
+        _ = try await database.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
     public func oldestCheckpointVersion(of id: UUID) async throws -> Int? {
         try await database.read { db in
             try Int.fetchOne(

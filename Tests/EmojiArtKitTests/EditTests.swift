@@ -163,6 +163,9 @@ struct EditTests {
         ),
         (.retitle(""), .invalidText),
         (.retitle(String(repeating: "x", count: 201)), .invalidText),
+        // One character, 40 KB: titles are limited by bytes too.
+        (.retitle("a" + String(repeating: "\u{301}", count: 20_000)), .invalidText),
+        (.retitle(String(repeating: "👩‍👩‍👧‍👦", count: 41)), .invalidText),
         (.retitle("two\nlines"), .invalidText),
         (.setBackground(.url(URL(string: "file:///etc/passwd")!)), .invalidBackground),
         (.setBackground(.url(URL(string: "javascript:alert(1)")!)), .invalidBackground),
@@ -178,6 +181,19 @@ struct EditTests {
         let error = #expect(throws: EmojiArtError.self) { try document.apply(edit) }
         #expect(error?.code == code)
         #expect(document == before)
+    }
+
+    @Test func titlesAreCutToTheirLimitsAtCharacterBoundaries() throws {
+        var document = try makeDocument(emojiCount: 0)
+        // 40 families are 1,000 bytes: the longest such title allowed.
+        let longest = String(repeating: "👩‍👩‍👧‍👦", count: 40)
+        try document.apply(.retitle(longest))
+        #expect(document.title == longest)
+        #expect(DocumentLimits.clampedTitle(longest + "👩‍👩‍👧‍👦") == longest)
+        #expect(DocumentLimits.clampedTitle(String(repeating: "x", count: 300)).count == 200)
+        let accents = "a" + String(repeating: "\u{301}", count: 20_000)
+        #expect(DocumentLimits.clampedTitle(accents).isEmpty, "a character over the byte limit is left out whole")
+        #expect(EmojiArtDocument.title(fromFileName: "b" + accents) == "b")
     }
 
     @Test func aGroupThatFailsPartwayChangesNothing() throws {

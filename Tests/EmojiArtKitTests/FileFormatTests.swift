@@ -272,6 +272,12 @@ struct FileFormatTests {
             .invalidFile, "emojis[0].position.x"
         ),
         (
+            "a number too close to zero",
+            Array(
+                #"{"emojis":[{"string":"😀","position":{"x":1e-400,"y":0},"size":40,"id":1}],"uniqueEmojiId":1}"#.utf8),
+            .malformedJSON, nil
+        ),
+        (
             "huge integer",
             Array(
                 #"{"emojis":[{"string":"😀","position":{"x":0,"y":0},"size":40,"id":99999999999999999999}],"uniqueEmojiId":1}"#

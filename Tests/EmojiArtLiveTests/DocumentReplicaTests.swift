@@ -110,16 +110,49 @@ struct DocumentReplicaTests {
         #expect(replica.replica.committed.document.emojis.count == 1)
     }
 
-    // Finding 3: nothing to do is answered with the committed state, never the working one.
+    // Finding 3: nothing to do is answered with the committed state, never the working one;
+    // an undo or redo with nothing to do is refused, not acknowledged.
     @Test func nothingToDoChangesNothingAndStagesNothing() throws {
         let replica = try driver()
-        #expect(try replica.submit(undo(base: 0)) == .unchanged)
-        #expect(try replica.submit(redo(base: 0)) == .unchanged)
+        #expect(throws: LiveDocumentError.nothingToUndo) { try replica.submit(undo(base: 0)) }
+        #expect(throws: LiveDocumentError.nothingToRedo) { try replica.submit(redo(base: 0)) }
         _ = try replica.submit(edit([add(1)], base: 0))
         #expect(try replica.submit(edit([], base: 0)) == .unchanged)
-        #expect(try replica.submit(redo(base: 0)) == .unchanged)
+        #expect(throws: LiveDocumentError.nothingToRedo) { try replica.submit(redo(base: 0)) }
         #expect(replica.replica.workingVersion == 1)
         #expect(replica.replica.committed.version == 0)
+    }
+
+    // Only a change the client hadn't seen makes a failing edit a conflict (409); an edit
+    // invalid whatever came since is the client's own error (422), whatever its base.
+    @Test func aFailingEditIsAConflictOnlyWhereUnseenChangesTouchedItsEmojis() throws {
+        let replica = try driver()
+        _ = try replica.submit(edit([add(1)], base: 0))
+        _ = try replica.submit(edit([add(2)], base: 0))
+        _ = try replica.submit(edit([.deleteEmojis(ids: [1])], base: 0))
+        replica.commit()
+        func failure(_ operation: DocumentOperation) -> (any Error)? {
+            do {
+                _ = try replica.submit(operation)
+                return nil
+            } catch { return error }
+        }
+        // Emoji 1 was deleted after version 2: moving it from there is a conflict.
+        #expect(failure(edit([.moveEmojis(ids: [1], offset: Point(x: 1, y: 1))], base: 2)) is LiveDocumentError)
+        // From version 3 the client saw it go: its own mistake.
+        #expect(
+            (failure(edit([.moveEmojis(ids: [1], offset: Point(x: 1, y: 1))], base: 3)) as? EmojiArtError)?.code
+                == .unknownEmoji)
+        // An emoji that never existed, from an old base: not a conflict.
+        #expect(
+            (failure(edit([.moveEmojis(ids: [99], offset: Point(x: 1, y: 1))], base: 0)) as? EmojiArtError)?.code
+                == .unknownEmoji)
+        // An offset off the canvas for an emoji nothing touched since: not a conflict.
+        #expect(
+            (failure(edit([.moveEmojis(ids: [2], offset: Point(x: 2_000_000_000, y: 0))], base: 2)) as? EmojiArtError)?
+                .code
+                == .outOfRange)
+        #expect(replica.replica.workingVersion == 3)
     }
 
     // Finding 5: a base newer than this copy asks for a catch-up, not a conflict.
@@ -273,12 +306,16 @@ struct DocumentReplicaTests {
         replica.commit()
         _ = try replica.submit(undo(base: 1))
         replica.commit()
-        #expect(try replica.submit(undo(base: 2, id: "u")) == .unchanged)
-        // Someone else adds; the window resends its undo after a reconnect: still nothing.
+        #expect(throws: LiveDocumentError.nothingToUndo) { try replica.submit(undo(base: 2, id: "u")) }
+        // Someone else adds; the window resends its undo after a reconnect: still refused.
         _ = try replica.submit(edit([add(2)], base: 2))
         replica.commit()
-        #expect(try replica.submit(undo(base: 3, id: "u")) == .alreadyApplied(version: 2))
-        #expect(replica.replica.committed.document.emojis.count == 1)
+        #expect(throws: LiveDocumentError.nothingToUndo) { try replica.submit(undo(base: 3, id: "u")) }
+        #expect(try replica.submit(edit([], base: 3, id: "e")) == .unchanged)
+        _ = try replica.submit(edit([add(3)], base: 3))
+        replica.commit()
+        #expect(try replica.submit(edit([], base: 4, id: "e")) == .alreadyApplied(version: 3))
+        #expect(replica.replica.committed.document.emojis.count == 2, "the others' adds stay: nothing was undone")
     }
 
     @Test func aSnapshotIsNeverTakenInTheMiddleOfAGesture() {

@@ -21,6 +21,7 @@ extension ForwardsHistory {
     func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument? {
         try await base.checkpoint(of: id, atOrBefore: version)
     }
+    func ping() async throws { try await base.ping() }
     func oldestCheckpointVersion(of id: UUID) async throws -> Int? { try await base.oldestCheckpointVersion(of: id) }
     func saveCheckpoint(_ checkpoint: StoredDocument) async throws { try await base.saveCheckpoint(checkpoint) }
     func dropHistory(of id: UUID, through version: Int, keeping: Set<Int>) async throws {
@@ -233,8 +234,9 @@ struct LiveDocumentTests {
         let redone = try await document.redo()
         #expect(redone.document.emojis.first?.position == Point(x: 11, y: 0))
         #expect(try await store.loadCurrent(id: created.id)?.document == redone.document)
-        // Nothing to redo: the state comes back unchanged.
-        #expect(try await document.redo().version == redone.version)
+        // Nothing to redo: refused, and nothing changes.
+        await #expect(throws: LiveDocumentError.nothingToRedo) { try await document.redo() }
+        #expect(try await document.state().version == redone.version)
     }
 
     @Test func longLogsAreFoldedIntoASnapshotThatTrailsTheNewestVersion() async throws {

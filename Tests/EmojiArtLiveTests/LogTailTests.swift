@@ -63,7 +63,10 @@ struct LogTailTests {
             let undone = try #require(try await after.withDocument(created.id) { try await $0.undo() })
             #expect(undone.document.emojis.count == 12 - step)
         }
-        let exhausted = try #require(try await after.withDocument(created.id) { try await $0.undo() })
+        await #expect(throws: LiveDocumentError.nothingToUndo) {
+            try await after.withDocument(created.id) { try await $0.undo() }
+        }
+        let exhausted = try #require(try await after.withDocument(created.id) { try await $0.state() })
         #expect(exhausted.version == 18)
         #expect(exhausted.undoActionName == nil)
         #expect(exhausted.redoActionName == "Add 🐝")

@@ -36,6 +36,19 @@ public enum Edit: Hashable, Sendable {
     /// holding the document as it was. Made by the server only; clients can't submit it.
     case restoreVersion(RestoredVersion)
 
+    /// The ids of the emojis this edit names: the ones it changes, or puts back.
+    public var emojiIDs: Set<Int> {
+        switch self {
+        case .moveEmojis(let ids, _), .resizeEmojis(let ids, _), .deleteEmojis(let ids), .reorder(let ids, _),
+            .rotate(let ids, _), .duplicate(let ids, _):
+            Set(ids)
+        case .setEmojiSizes(let sizes): Set(sizes.map(\.id))
+        case .restoreEmojis(let placed): Set(placed.map(\.emoji.id))
+        case .setEmojiOrder(let indices): Set(indices.map(\.id))
+        case .setBackground, .addEmoji, .retitle, .paste, .restoreVersion: []
+        }
+    }
+
     /// Whether this is a ``restoreVersion(_:)``, which replaces every emoji.
     public var isRestoreVersion: Bool {
         if case .restoreVersion = self { true } else { false }

@@ -27,7 +27,11 @@ public struct EditSubmission: Equatable, Sendable {
 
     package init(root: JSONField) throws {
         _ = try root.members()
-        baseVersion = try root.required("baseVersion").integer()
+        let base = try root.required("baseVersion")
+        baseVersion = try base.integer()
+        guard baseVersion >= 0 else {
+            throw EmojiArtError(.outOfRange, "a version is a whole number, 0 or more.", path: base.path)
+        }
         switch (try root.optional("edits"), try root.optional("edit")) {
         case (let list?, nil):
             edits = try list.elements().map(Edit.init(json:))

@@ -284,7 +284,14 @@ package struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int(text) { return .integer(integer) }
-        return .double(Double(text) ?? .infinity)
+        let double = Double(text) ?? .infinity
+        // `1e-400` would read as 0: a number other than zero that a double can't hold is refused,
+        // as one too large for it reads as infinity and is refused where a number is wanted.
+        if double == 0, text.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) }) {
+            index = start
+            throw error("a number too close to zero to represent")
+        }
+        return .double(double)
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -93,7 +93,8 @@ public struct EmojiArtDocument: Equatable, Sendable {
     }
 
     /// A valid title made from a file's name (without its extension): control characters
-    /// removed, spaces trimmed, at most 200 characters, or "Untitled" if nothing is left.
+    /// removed, spaces trimmed, cut to a title's limits (200 characters, 1 KiB), or "Untitled"
+    /// if nothing is left.
     ///
     /// ```swift
     /// EmojiArtDocument.title(fromFileName: "party\t2021")  // "party2021"
@@ -102,7 +103,7 @@ public struct EmojiArtDocument: Equatable, Sendable {
         let scalars = name.unicodeScalars.filter { $0.properties.generalCategory != .control }
         let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
         guard !cleaned.isEmpty else { return defaultTitle }
-        return String(cleaned.prefix(DocumentLimits.maximumTitleLength))
+        return DocumentLimits.clampedTitle(cleaned)
     }
 
     static func validateTitle(_ title: String, path: String = "title") throws {
@@ -113,6 +114,12 @@ public struct EmojiArtDocument: Equatable, Sendable {
             throw EmojiArtError(
                 .invalidText,
                 "the title has \(title.count) characters; the limit is \(DocumentLimits.maximumTitleLength).",
+                path: path)
+        }
+        guard title.utf8.count <= DocumentLimits.maximumTitleBytes else {
+            throw EmojiArtError(
+                .invalidText,
+                "the title takes \(title.utf8.count) bytes; the limit is \(DocumentLimits.maximumTitleBytes) (UTF-8).",
                 path: path)
         }
         guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {

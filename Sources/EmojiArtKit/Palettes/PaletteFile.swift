@@ -30,4 +30,25 @@ public enum PaletteFile {
             return Palette(id: id, name: name, emojis: try field.required("emojis").string())
         }
     }
+
+    /// `palettes` as a palette file in the 2023 form (`id` a UUID string), which ``read(_:)``
+    /// and both original apps read back.
+    public static func write(_ palettes: [Palette]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 64 + palettes.count * 128)
+        writer.raw("[")
+        for (index, palette) in palettes.enumerated() {
+            writer.raw(index == 0 ? "\n  {" : ",\n  {")
+            writer.key("name")
+            writer.string(palette.name)
+            writer.raw(", ")
+            writer.key("emojis")
+            writer.string(palette.emojis)
+            writer.raw(", ")
+            writer.key("id")
+            writer.string(palette.id.uuidString)
+            writer.raw("}")
+        }
+        writer.raw(palettes.isEmpty ? "]\n" : "\n]\n")
+        return writer.bytes
+    }
 }

@@ -74,6 +74,10 @@ struct APIError: Error, Equatable {
             case .deleted, .unloaded: self = .notFound("The document was deleted.")
             case .storeFailed:
                 self.init(status: .internalServerError, code: "internal", message: error.description.sentenceCased)
+            case .nothingToUndo:
+                self.init(status: .conflict, code: "nothing_to_undo", message: error.description.sentenceCased)
+            case .nothingToRedo:
+                self.init(status: .conflict, code: "nothing_to_redo", message: error.description.sentenceCased)
             }
         case let error as HistoryError:
             self = .notFound(error.description.sentenceCased)

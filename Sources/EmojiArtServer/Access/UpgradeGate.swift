@@ -86,6 +86,8 @@ struct GuardedWebSocketChannel: ServerChildChannel {
                 type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
             try pipeline.addHandler(
                 UpgradeGate(siteGuard: siteGuard, headTimeout: headTimeout), position: .before(upgrader))
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(UnreadableHeads(), position: .after(decoder))
             try pipeline.addHandler(MaskedClientFrames(), position: .first)
             return value
         }

@@ -205,13 +205,13 @@ struct DocumentsController {
         -> DocumentStateBody
     {
         let (id, grant) = try await authorize(.edit, context)
+        let baseVersionText = request.uri.queryParameters.get("baseVersion")
+        let baseVersion = baseVersionText.flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        if baseVersionText != nil, baseVersion == nil {
+            throw APIError.badRequest("baseVersion must be a whole number, 0 or more.")
+        }
         let image = try ImagesController.validatedImage(try await collect(request, limit: BodyLimits.backgroundImage))
         let (data, mimeType) = (image.data, image.mimeType)
-        let baseVersionText = request.uri.queryParameters.get("baseVersion")
-        let baseVersion = baseVersionText.flatMap { Int($0) }
-        if baseVersionText != nil, baseVersion == nil {
-            throw APIError.badRequest("baseVersion must be a whole number.")
-        }
         return DocumentStateBody(
             try await withDocument(id) { document in
                 let version = if let baseVersion { baseVersion } else { try await document.state().version }
@@ -316,7 +316,24 @@ func decode<T: Decodable>(_ type: T.Type, from request: Request, allowEmpty: Boo
 
 /// `Content-Disposition` with an ASCII fallback and the exact name in RFC 5987 form.
 enum ContentDisposition {
-    static func attachment(filename: String) -> String {
+    /// The most characters, and UTF-8 bytes, a file name keeps before its extension: every
+    /// client takes a header this short (a whole title could be a kilobyte, three times that
+    /// percent-encoded).
+    static let maximumNameLength = 64
+    static let maximumNameBytes = 128
+
+    /// `attachment` with `filename` (its part before the last "." cut short) both as ASCII and
+    /// as UTF-8 (RFC 6266).
+    static func attachment(filename whole: String) -> String {
+        let dot = whole.lastIndex(of: ".") ?? whole.endIndex
+        var name = ""
+        var bytes = 0
+        for character in whole[..<dot].prefix(maximumNameLength) {
+            bytes += character.utf8.count
+            guard bytes <= maximumNameBytes else { break }
+            name.append(character)
+        }
+        let filename = name + whole[dot...].prefix(16)
         let fallback = String(
             filename.unicodeScalars.map { scalar -> Character in
                 scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar != "/"

@@ -313,6 +313,8 @@ export class DocumentEditor {
   refused(error, title = "Couldn’t make that change") {
     if (error.code === "conflict") {
       notify("The document changed in another window, so that change no longer applies.", { title: "Not changed" });
+    } else if (error.code === "nothing_to_undo" || error.code === "nothing_to_redo") {
+      // Another window undid (or redid) it first; the buttons follow the live state.
     } else if (error.code !== "gone") {
       notify(error.message, { kind: "error", title });
     }
