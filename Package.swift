@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The pure core: model, edits, undo, file formats, palettes. Foundation at most.
@@ -65,7 +67,7 @@ let package = Package(
             name: "EmojiArtStore",
             dependencies: [
                 "EmojiArtKit", "EmojiArtImaging", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // The SQLite driver (GRDB): the default store.
@@ -94,7 +96,10 @@ let package = Package(
         // Live documents: one actor per open document, the library that loads and unloads them.
         .target(
             name: "EmojiArtLive",
-            dependencies: ["EmojiArtKit", "EmojiArtStore", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "EmojiArtKit", "EmojiArtStore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
         ),
         // The live wire protocol: every message a live window sends or receives (documents,
         // palettes, Find or Lose), the close codes, and the order a connection writes in.
@@ -117,6 +122,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Public")]
         ),

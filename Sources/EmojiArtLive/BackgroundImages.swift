@@ -1,6 +1,7 @@
 import EmojiArtKit
 import EmojiArtStore
 import Foundation
+import Metrics
 
 /// Gets documents' background images: each URL is downloaded once — several documents asking
 /// at the same time share one download — and remembered in the store (image bytes by hash, and
@@ -62,6 +63,7 @@ public actor BackgroundImages {
                 if let id = try await store.imageID(forSource: url.absoluteString),
                     let image = try await store.loadImage(id: id)
                 {
+                    Self.count("stored")
                     return .success(image)
                 }
             } catch {
@@ -71,16 +73,29 @@ public actor BackgroundImages {
                 let image = try await fetch(url)
                 try await store.saveImage(image)
                 try await store.saveImageSource(url.absoluteString, imageID: image.id)
+                Self.count("fetched")
                 return .success(image)
+            } catch is CancellationError {
+                Self.count("cancelled")
+                return .failure(BackgroundImageError(reason: "The download was cancelled."))
             } catch let error as BackgroundImageError {
+                Self.count("failed")
                 return .failure(error)
             } catch let error as EmojiArtError {
+                Self.count("failed")
                 return .failure(
                     BackgroundImageError(reason: error.message.prefix(1).uppercased() + error.message.dropFirst()))
             } catch {
+                Self.count(Task.isCancelled ? "cancelled" : "failed")
                 return .failure(BackgroundImageError(reason: String(describing: error)))
             }
         }
+    }
+
+    /// Counts a background's fetch by how it ended: `stored` (fetched before), `fetched`,
+    /// `failed` or `cancelled` (`emojiart_background_fetches_total` on `/metrics`).
+    private static func count(_ outcome: String) {
+        Counter(label: "emojiart_background_fetches_total", dimensions: [("outcome", outcome)]).increment()
     }
 
     /// Checks embedded image bytes and stores them, so every background is served the same way.

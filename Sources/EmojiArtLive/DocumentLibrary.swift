@@ -226,7 +226,7 @@ public actor DocumentLibrary {
         }
     }
 
-    /// How many documents are open (for tests and health).
+    /// How many documents are open (for tests, and `emojiart_live_documents` on `/metrics`).
     public var openCount: Int { open.count }
 
     private func forget(_ id: UUID, _ document: LiveDocument) {

@@ -28,6 +28,7 @@ public func buildApplication(
     onRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try configuration.validateAccess()
+    ServerMetrics.bootstrap()
     let prepared = try given.map { PreparedStores(stores: $0) } ?? configuration.prepareStores(logger: logger)
     let stores = prepared.stores
     let fetcher = ImageFetcher(policy: configuration.fetchPolicy, limits: configuration.fetchLimits)
@@ -125,10 +126,13 @@ public struct ServerComponents: Sendable {
 public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(label: "emojiart"))
     -> Router<AppRequestContext>
 {
+    ServerMetrics.bootstrap()
     let router = Router(context: AppRequestContext.self)
-    // Outermost first: security headers go on every response, error responses included; then
-    // who is asking — from where, and who — before any file or route is looked at.
+    // Outermost first: security headers go on every response, error responses included; each
+    // request counted and timed by route and final status; then who is asking — from where,
+    // and who — before any file or route is looked at.
     router.middlewares.add(SecurityHeadersMiddleware())
+    router.middlewares.add(MetricsMiddleware())
     router.middlewares.add(APIErrorMiddleware(logger: logger))
     router.middlewares.add(SiteGuardMiddleware(siteGuard: components.siteGuard))
     router.middlewares.add(AuthenticationMiddleware(authenticator: components.authenticator))
@@ -136,6 +140,7 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
         FileMiddleware(WebEditor.publicDirectory, searchForIndexHtml: true))
     let stores = components.stores
     ServiceController(store: stores.documents, settings: components.settings).addRoutes(to: router)
+    MetricsController(library: components.library).addRoutes(to: router)
     let documents = router.group("/api/documents")
     DocumentsController(library: components.library, images: stores.images, access: components.documentAccess)
         .addRoutes(to: documents)
@@ -176,6 +181,9 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
         guard version == nil || Int(version!) != nil else { return .dontUpgrade }
         return .upgrade([:])
     } onUpgrade: { inbound, outbound, context in
+        let connections = ServerMetrics.liveConnections("document")
+        connections.increment()
+        defer { connections.decrement() }
         let id = context.requestContext.parameters.get("id").flatMap(UUID.init(uuidString:))
         let version = context.request.uri.queryParameters.get("version").flatMap { Int($0) }
         guard let id else { return }
@@ -187,6 +195,9 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
     router.ws("/api/palettes/live") { _, _ in
         .upgrade([:])
     } onUpgrade: { inbound, outbound, context in
+        let connections = ServerMetrics.liveConnections("palettes")
+        connections.increment()
+        defer { connections.decrement() }
         let access = context.requestContext.access
         guard access.isSomeone else {
             try? await outbound.close(.unknown(LiveCloseCode.unauthorized.rawValue), reason: "Sign in.")
@@ -198,6 +209,9 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
     router.ws("/api/game/live") { _, _ in
         .upgrade([:])
     } onUpgrade: { inbound, outbound, context in
+        let connections = ServerMetrics.liveConnections("game")
+        connections.increment()
+        defer { connections.decrement() }
         // Each level spends calls to outside services: for people with an account.
         guard context.requestContext.access.requester.userID != nil else {
             try? await outbound.close(.unknown(LiveCloseCode.unauthorized.rawValue), reason: "Sign in to play.")

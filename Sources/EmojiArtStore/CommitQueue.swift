@@ -1,3 +1,5 @@
+import Metrics
+
 /// The one commit queue: every open document's log appends go through it, and appends that
 /// arrive while a write is in progress — from any documents — share the next one, one
 /// transaction for all (``DocumentStore/append(_:)``: with SQLite's `synchronous = FULL`, one
@@ -36,7 +38,9 @@ public actor CommitQueue {
             let store = self.store
             writes += 1
             appends += 1
+            let started = ContinuousClock.now
             let results = try await Task { try await store.append([append]) }.value
+            Self.record(batch: 1, since: started)
             guard let result = results.first else { throw StoreError.corrupt("the store answered no append") }
             return try result.get()
         }
@@ -56,6 +60,8 @@ public actor CommitQueue {
             writes += 1
             appends += batch.count
             do {
+                let started = ContinuousClock.now
+                defer { Self.record(batch: batch.count, since: started) }
                 let results = try await store.append(batch.map(\.append))
                 guard results.count == batch.count else {
                     throw StoreError.corrupt("the store answered \(results.count) of \(batch.count) appends")
@@ -66,5 +72,15 @@ public actor CommitQueue {
             }
         }
         isWriting = false
+    }
+
+    /// How many appends each write carried, and how long it took (`/metrics`).
+    private static let batchSizes = Recorder(label: "emojiart_commit_batch_size")
+    private static let commitDuration = Metrics.Timer(label: "emojiart_commit_duration_seconds")
+
+    private static func record(batch: Int, since started: ContinuousClock.Instant) {
+        batchSizes.record(batch)
+        let elapsed = (ContinuousClock.now - started).components
+        commitDuration.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
     }
 }

@@ -117,7 +117,13 @@ enum OpenRoutes {
     enum Kind { case open, api, page }
 
     static func kind(of path: String) -> Kind {
-        if path == "/api/health" || path == "/api/session" || path == "/api/users" { return .open }
+        if path == "/api/health" || path == "/api/ready" || path == "/api/openapi.yaml" || path == "/api/session"
+            || path == "/api/users"
+        {
+            return .open
+        }
+        // `/metrics` decides for itself (loopback, or an admin's token) and answers 404 otherwise.
+        if path == "/metrics" { return .open }
         if path.hasPrefix("/api/") || path == "/api" { return .api }
         if path == "/signin" || path == "/signin.html" || path.hasPrefix("/s/") { return .open }
         if path.hasPrefix("/js/") || path.hasPrefix("/css/") || path == "/favicon.ico" || path == "/favicon.svg" {

@@ -76,6 +76,7 @@ struct SessionController {
             let windowStart = date.addingTimeInterval(-settings.throttleWindow)
             for subject in subjects
             where try await sessions.signInFailures(subject: subject, since: windowStart) >= settings.throttleLimit {
+                ServerMetrics.signInFailures.increment()
                 throw APIError.throttled(retryAfter: Int(settings.throttleWindow))
             }
             let stored = try await users.user(named: credentials.name)
@@ -88,6 +89,7 @@ struct SessionController {
                 verified = false
             }
             guard verified, let user = stored?.user else {
+                ServerMetrics.signInFailures.increment()
                 try await sessions.recordSignInFailure(subjects: subjects, at: date)
                 throw APIError(
                     status: .unauthorized, code: "unauthorized",

@@ -1,0 +1,116 @@
+"""`/metrics` (issue #20): Prometheus text with requests by route and status and their latency,
+open documents, live connections, commit batches, background fetches by outcome and sign-in
+failures; served to loopback clients that came straight here, or to an admin's API token."""
+
+import re
+import subprocess
+
+import requests
+
+from emojiart_server import Server, emojiart_binary, free_port
+from live_socket import LiveSocket
+
+PASSWORD = "correct horse battery"
+
+
+def samples(text: str) -> dict:
+    """`name{labels}` → value, for every sample line."""
+    found = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            key, value = line.rsplit(" ", 1)
+            found[key] = float(value)
+    return found
+
+
+def value(found: dict, name: str, **labels) -> float:
+    """The sum of `name`'s samples whose labels include `labels`."""
+    total, seen = 0.0, False
+    for key, number in found.items():
+        metric, _, rest = key.partition("{")
+        if metric != name:
+            continue
+        pairs = dict(re.findall(r'(\w+)="([^"]*)"', rest))
+        if all(pairs.get(k) == v for k, v in labels.items()):
+            total, seen = total + number, True
+    assert seen, f"no {name} {labels}"
+    return total
+
+
+def test_metrics_count_requests_documents_connections_commits_and_fetches(server):
+    base = server.base
+    doc = requests.post(base + "/api/documents", json={"title": "Counted"}, timeout=5).json()["id"]
+    for x in range(3):
+        assert requests.post(f"{base}/api/documents/{doc}/edits", timeout=5, json={
+            "baseVersion": 0, "edit": {"type": "addEmoji", "text": "🐶", "position": {"x": x, "y": 0}, "size": 40}
+        }).status_code == 200
+    assert requests.post(f"{base}/api/documents/{doc}/undo", timeout=5).status_code == 200
+    assert requests.get(f"{base}/api/documents/00000000-0000-0000-0000-000000000001", timeout=5).status_code == 404
+    # A background URL this server may not fetch (EMOJIART_FETCH_PUBLIC=0): a failed fetch.
+    requests.post(f"{base}/api/documents/{doc}/edits", timeout=5, json={
+        "baseVersion": 0, "edit": {"type": "setBackground", "background": "https://example.com/beach.jpg"}})
+    window = LiveSocket(server.port, f"/api/documents/{doc}/live")
+    assert window.receive()["type"] == "snapshot"
+    try:
+        for _ in range(50):
+            reply = requests.get(base + "/metrics", timeout=5)
+            assert reply.status_code == 200
+            found = samples(reply.text)
+            if any(k.startswith("emojiart_background_fetches_total") for k in found):
+                break
+        assert reply.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+        assert "# TYPE hb_requests_total counter" in reply.text
+        assert "# TYPE http_server_request_duration_seconds histogram" in reply.text
+        edits = dict(http_route="/api/documents/{id}/edits", http_request_method="POST")
+        assert value(found, "hb_requests_total", **edits, http_response_status_code="200") >= 3
+        assert value(found, "http_server_request_duration_seconds_count", **edits) >= 3
+        assert value(found, "http_server_request_duration_seconds_bucket", **edits, le="+Inf") >= 3
+        assert value(found, "hb_requests_total", http_route="/api/documents/{id}",
+                     http_response_status_code="404") == 1
+        assert value(found, "emojiart_live_documents") >= 1
+        assert value(found, "emojiart_live_connections", kind="document") == 1
+        assert value(found, "emojiart_commit_batch_size_count") >= 4
+        assert value(found, "emojiart_commit_batch_size_sum") >= 4
+        assert value(found, "emojiart_commit_duration_seconds_count") >= 4
+        assert value(found, "emojiart_background_fetches_total", outcome="failed") == 1
+    finally:
+        window.close()
+
+    # Through a proxy everyone looks local: a forwarded request is not let in.
+    for header in ({"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"}):
+        refused = requests.get(base + "/metrics", headers=header, timeout=5)
+        assert refused.status_code == 404 and refused.json()["error"]["code"] == "not_found"
+
+
+def test_in_accounts_mode_only_an_admins_token_reads_metrics_from_afar(tmp_path):
+    for name, admin in (("root", True), ("pat", False)):
+        made = subprocess.run([emojiart_binary(), "users", "add", name, "--data", str(tmp_path),
+                               *(["--admin"] if admin else [])],
+                              input=PASSWORD + "\n", capture_output=True, text=True, timeout=30)
+        assert made.returncode == 0, made.stderr
+    tokens = {}
+    for name in ("root", "pat"):
+        made = subprocess.run([emojiart_binary(), "tokens", "create", "--user", name, "--data", str(tmp_path)],
+                              capture_output=True, text=True, timeout=30)
+        assert made.returncode == 0, made.stderr
+        tokens[name] = made.stdout.strip().splitlines()[-1]
+    server = Server(tmp_path, free_port(), "--access", "accounts")
+    server.start()
+    try:
+        base = server.base
+        bad = requests.post(base + "/api/session", json={"name": "pat", "password": "wrong"}, timeout=5)
+        assert bad.status_code == 401
+        proxied = {"X-Forwarded-For": "203.0.113.9"}
+        assert requests.get(base + "/metrics", headers=proxied, timeout=5).status_code == 404
+        pat = {**proxied, "Authorization": f"Bearer {tokens['pat']}"}
+        assert requests.get(base + "/metrics", headers=pat, timeout=5).status_code == 404
+        # An admin's session cookie is not enough: tokens are for scripts, and so is this.
+        session = requests.Session()
+        session.post(base + "/api/session", json={"name": "root", "password": PASSWORD}, timeout=5).raise_for_status()
+        assert session.get(base + "/metrics", headers=proxied, timeout=5).status_code == 404
+        root = {**proxied, "Authorization": f"Bearer {tokens['root']}"}
+        reply = requests.get(base + "/metrics", headers=root, timeout=5)
+        assert reply.status_code == 200
+        assert value(samples(reply.text), "emojiart_sign_in_failures_total") == 1
+    finally:
+        server.kill()
