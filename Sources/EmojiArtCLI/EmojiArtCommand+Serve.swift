@@ -85,6 +85,13 @@ extension EmojiArtCommand {
 
         @Option(
             help: """
+                The log's form: text, lines for people (the default), or json, one JSON object per \
+                line with a requestId on each request's lines ($EMOJIART_LOG_FORMAT).
+                """)
+        var logFormat: String?
+
+        @Option(
+            help: """
                 Seconds a connection may go without a complete request head — a new one, or a \
                 kept-alive one between requests — before it is closed.
                 """)
@@ -112,6 +119,9 @@ extension EmojiArtCommand {
             if let signup, signup != "open", signup != "closed" {
                 throw ValidationError("--signup must be open or closed.")
             }
+            if let logFormat, LogFormat(rawValue: logFormat) == nil {
+                throw ValidationError("--log-format must be text or json.")
+            }
             // The environment's settings are checked here too, so a bad one is a usage error;
             // one an option overrides is not read at all.
             let environment: ServerConfiguration
@@ -138,7 +148,7 @@ extension EmojiArtCommand {
                 ("EMOJIART_DATA", data != nil || memory || database != nil),
                 ("EMOJIART_DURABILITY", durability != nil), ("EMOJIART_DATABASE_URL", database != nil),
                 ("EMOJIART_FETCH_ALLOW", fetchAllow != nil), ("EMOJIART_GAME_IMAGES", gameImages != nil),
-                ("EMOJIART_HISTORY_DAYS", historyDays != nil),
+                ("EMOJIART_HISTORY_DAYS", historyDays != nil), ("EMOJIART_LOG_FORMAT", logFormat != nil),
             ]
             for (name, given) in overridden where given { environment[name] = nil }
             return try ServerConfiguration(environment: environment)
@@ -167,13 +177,24 @@ extension EmojiArtCommand {
             }
             if let gameImages { configuration.gamePictures = .folder(gameImages) }
             if let database { configuration.databaseURL = database }
+            if let logFormat { configuration.logFormat = LogFormat(rawValue: logFormat) ?? .text }
             try configuration.validateAccess()
+            if configuration.logFormat == .json {
+                LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+            }
             var logger = Logger(label: "emojiart")
             logger.logLevel = .info
             let storeDescription = configuration.storeDescription
+            let json = configuration.logFormat == .json
+            let announcer = logger
             let app = try await buildApplication(configuration, logger: logger) { url in
-                say("EmojiArt is running at \(url)")
-                say("Documents are stored in \(storeDescription). Press Ctrl-C to stop.")
+                // In JSON, everything on standard output is a log object.
+                if json {
+                    announcer.info("listening", metadata: ["url": .string(url), "store": .string(storeDescription)])
+                } else {
+                    say("EmojiArt is running at \(url)")
+                    say("Documents are stored in \(storeDescription). Press Ctrl-C to stop.")
+                }
             }
             try await runServer(app, configuration, logger: logger)
         }

@@ -133,7 +133,8 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     // and who — before any file or route is looked at.
     router.middlewares.add(SecurityHeadersMiddleware())
     router.middlewares.add(MetricsMiddleware())
-    router.middlewares.add(APIErrorMiddleware(logger: logger))
+    router.middlewares.add(AccessLogMiddleware())
+    router.middlewares.add(APIErrorMiddleware())
     router.middlewares.add(SiteGuardMiddleware(siteGuard: components.siteGuard))
     router.middlewares.add(AuthenticationMiddleware(authenticator: components.authenticator))
     router.middlewares.add(

@@ -60,6 +60,11 @@ public struct ServerConfiguration: Sendable {
     /// (`$EMOJIART_UNSPLASH_KEY`, `$EMOJIART_UNSPLASH_URL`), a folder (`--game-images`,
     /// `$EMOJIART_GAME_IMAGES`), else the palettes' emojis, which need nothing.
     public var gamePictures: GamePictures = .emoji
+    /// How the log is written: lines for people, or JSON objects for collectors
+    /// (`$EMOJIART_LOG_FORMAT`, `--log-format`).
+    public var logFormat: LogFormat = .text
+    /// Where traces go over OTLP/HTTP (`$OTEL_EXPORTER_OTLP_ENDPOINT`); nil: no tracing.
+    public var otlpEndpoint: URL?
     /// Proxies whose `X-Forwarded-For` is believed, besides loopback (`$EMOJIART_TRUSTED_PROXIES`,
     /// comma-separated address ranges).
     public var trustedProxies: [AddressRange] = []
@@ -88,8 +93,8 @@ public struct ServerConfiguration: Sendable {
     /// `EMOJIART_ACCESS`, `EMOJIART_SIGNUP`, `EMOJIART_PUBLIC_URL`, `EMOJIART_DATA` (and
     /// `XDG_DATA_HOME`, `HOME`), `EMOJIART_DURABILITY`, `EMOJIART_DATABASE_URL`,
     /// `EMOJIART_HISTORY_DAYS`, `EMOJIART_FETCH_ALLOW`, `EMOJIART_FETCH_PUBLIC`, `EMOJIART_TRUSTED_PROXIES`,
-    /// `EMOJIART_JOKES_URL`, `EMOJIART_UNSPLASH_KEY`, `EMOJIART_UNSPLASH_URL` and
-    /// `EMOJIART_GAME_IMAGES`. Empty values count as unset; a value that can't be used is
+    /// `EMOJIART_JOKES_URL`, `EMOJIART_UNSPLASH_KEY`, `EMOJIART_UNSPLASH_URL`,
+    /// `EMOJIART_GAME_IMAGES`, `EMOJIART_LOG_FORMAT` and `OTEL_EXPORTER_OTLP_ENDPOINT`. Empty values count as unset; a value that can't be used is
     /// refused, naming the variable.
     public init(environment: [String: String]) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -142,6 +147,19 @@ public struct ServerConfiguration: Sendable {
             jokesEndpoint = url
         }
         gamePictures = .fromEnvironment(environment)
+        if let text = value("EMOJIART_LOG_FORMAT") {
+            guard let format = LogFormat(rawValue: text) else {
+                throw ConfigurationError("$EMOJIART_LOG_FORMAT must be text or json, not \"\(text.prefix(40))\".")
+            }
+            logFormat = format
+        }
+        if let text = value("OTEL_EXPORTER_OTLP_ENDPOINT") {
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ConfigurationError(
+                    "$OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL such as http://127.0.0.1:4318.")
+            }
+            otlpEndpoint = url
+        }
     }
 
     /// The configuration of this process's environment, reading only the variables named (a

@@ -395,20 +395,30 @@ public final class PostgresDocumentStore: SharedDocumentStore {
 
     /// Each append in a transaction of its own, all at once on the pool's connections: the row
     /// lock an append takes keeps other documents waiting only on PostgreSQL's own commit.
+    /// Each document's appends in the order given, different documents' at the same time (each
+    /// on a connection of its own).
     public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
-        try await withThrowingTaskGroup(of: (Int, Result<Void, any Error>).self) { group in
-            for (index, append) in appends.enumerated() {
+        var byDocument: [UUID: [Int]] = [:]
+        for (index, append) in appends.enumerated() { byDocument[append.id, default: []].append(index) }
+        return try await withThrowingTaskGroup(of: [(Int, Result<Void, any Error>)].self) { group in
+            for indices in byDocument.values {
                 group.addTask {
-                    do {
-                        try await self.append(append)
-                        return (index, .success(()))
-                    } catch {
-                        return (index, .failure(error))
+                    var results: [(Int, Result<Void, any Error>)] = []
+                    for index in indices {
+                        do {
+                            try await self.append(appends[index])
+                            results.append((index, .success(())))
+                        } catch {
+                            results.append((index, .failure(error)))
+                        }
                     }
+                    return results
                 }
             }
             var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
-            for try await (index, result) in group { results[index] = result }
+            for try await finished in group {
+                for (index, result) in finished { results[index] = result }
+            }
             return results
         }
     }
@@ -578,18 +588,25 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         while !Task.isCancelled {
             do {
                 let session = try await connection.connect(logger: logger)
-                try await withTaskCancellationHandler {
-                    try await session.listen(on: Self.channel) { notifications in
-                        delay = .milliseconds(100)
-                        await handle(.resync)
-                        for try await notification in notifications {
-                            if let change = StoreChange(payload: notification.payload) { await handle(change) }
+                do {
+                    try await withTaskCancellationHandler {
+                        try await session.listen(on: Self.channel) { notifications in
+                            delay = .milliseconds(100)
+                            await handle(.resync)
+                            for try await notification in notifications {
+                                if let change = StoreChange(payload: notification.payload) { await handle(change) }
+                            }
                         }
+                    } onCancel: {
+                        // Ends the wait for the next notification.
+                        let closing: EventLoopFuture<Void> = session.close()
+                        _ = closing
                     }
-                } onCancel: {
-                    // Ends the wait for the next notification.
-                    let closing: EventLoopFuture<Void> = session.close()
-                    _ = closing
+                } catch {
+                    // A connection is closed whichever way listening ends (the server went
+                    // away, the task was cancelled), never left to be dropped open.
+                    try? await session.close()
+                    throw error
                 }
                 try? await session.close()
             } catch {

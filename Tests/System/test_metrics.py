@@ -114,3 +114,43 @@ def test_in_accounts_mode_only_an_admins_token_reads_metrics_from_afar(tmp_path)
         assert value(samples(reply.text), "emojiart_sign_in_failures_total") == 1
     finally:
         server.kill()
+
+
+def test_log_format_json_gives_one_object_per_line_with_the_request_id(tmp_path):
+    import json
+    import os
+    import time
+    port = free_port()
+    out = open(tmp_path / "stdout", "wb")
+    process = subprocess.Popen([emojiart_binary(), "serve", "--port", str(port), "--data", str(tmp_path / "data"),
+                                "--log-format", "json"], stdout=out, stderr=subprocess.DEVNULL,
+                               env={**os.environ, "EMOJIART_FETCH_PUBLIC": "0"})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                requests.get(base + "/api/health", timeout=1)
+                break
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        created = requests.post(base + "/api/documents", json={"title": "Logged"}, timeout=5)
+        request_id = created.headers["X-Request-Id"]
+        assert request_id
+        missing = requests.get(base + "/s/secret-token-not-for-logs", timeout=5, allow_redirects=False)
+        assert missing.status_code in (302, 303, 404)
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+    lines = (tmp_path / "stdout").read_text().splitlines()
+    assert lines, "nothing was logged"
+    objects = [json.loads(line) for line in lines]  # every line is one JSON object
+    assert all({"time", "level", "label", "message"} <= set(o) for o in objects)
+    assert any(o["message"] == "listening" and o["url"] == base + "/" for o in objects)
+    [logged] = [o for o in objects if o.get("requestId") == request_id]
+    assert logged["message"] == "request" and logged["route"] == "/api/documents" and logged["status"] == "201"
+    assert logged["method"] == "POST" and float(logged["durationMs"]) >= 0
+    assert "secret-token-not-for-logs" not in (tmp_path / "stdout").read_text(), "share links' paths stay out"
+    bad = subprocess.run([emojiart_binary(), "serve", "--log-format", "xml"], capture_output=True, text=True)
+    assert bad.returncode == 64 and "text or json" in bad.stderr

@@ -136,9 +136,8 @@ struct APIError: Error, Equatable {
 }
 
 /// Turns every error thrown by a route (or a missing route) into the API's error body.
+/// A failure of ours (5xx) is logged with the request's logger, so its line has the request id.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    let logger: Logger
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
@@ -149,7 +148,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if apiError.status.code >= 500 {
                 // Share links' paths carry their secret: never logged.
                 let path = request.uri.path.hasPrefix("/s/") ? "/s/…" : request.uri.path
-                logger.error("\(request.method) \(path) failed: \(String(reflecting: error))")
+                context.logger.error("\(request.method) \(path) failed: \(String(reflecting: error))")
             }
             return apiError.response()
         }
