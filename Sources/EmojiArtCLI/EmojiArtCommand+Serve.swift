@@ -187,7 +187,10 @@ extension EmojiArtCommand {
             let storeDescription = configuration.storeDescription
             let json = configuration.logFormat == .json
             let announcer = logger
-            let app = try await buildApplication(configuration, logger: logger) { url in
+            let tracing = try Tracing.bootstrap(configuration)
+            let app = try await buildApplication(
+                configuration, logger: logger, observability: tracing.map { [$0] } ?? []
+            ) { url in
                 // In JSON, everything on standard output is a log object.
                 if json {
                     announcer.info("listening", metadata: ["url": .string(url), "store": .string(storeDescription)])

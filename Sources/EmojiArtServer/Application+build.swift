@@ -22,10 +22,12 @@ import ServiceLifecycle
 /// - Parameters:
 ///   - stores: the stores, if already open (tests); else the configured ones are prepared
 ///     (``ServerConfiguration/prepareStores(logger:)``).
+///   - observability: services that must outlive the rest (the trace exporter,
+///     ``Tracing/bootstrap(_:)``): they start first and stop last.
 ///   - onRunning: called with the URL once the server accepts connections.
 public func buildApplication(
     _ configuration: ServerConfiguration, stores given: Stores? = nil, logger: Logger = Logger(label: "emojiart"),
-    onRunning: @escaping @Sendable (String) async -> Void = { _ in }
+    observability: [any Service] = [], onRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try configuration.validateAccess()
     ServerMetrics.bootstrap()
@@ -50,7 +52,7 @@ public func buildApplication(
         source: try configuration.makeGameSource(images: stores.images, fetcher: fetcher, palettes: gamePalettes),
         logger: logger)
     let router = buildRouter(components, logger: logger)
-    var services = prepared.services
+    var services = observability + prepared.services
     if let shared = stores.shared {
         services.append(
             StoreChangeService(
@@ -133,6 +135,7 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     // and who — before any file or route is looked at.
     router.middlewares.add(SecurityHeadersMiddleware())
     router.middlewares.add(MetricsMiddleware())
+    router.middlewares.add(TracingMiddleware())
     router.middlewares.add(AccessLogMiddleware())
     router.middlewares.add(APIErrorMiddleware())
     router.middlewares.add(SiteGuardMiddleware(siteGuard: components.siteGuard))

@@ -154,3 +154,61 @@ def test_log_format_json_gives_one_object_per_line_with_the_request_id(tmp_path)
     assert "secret-token-not-for-logs" not in (tmp_path / "stdout").read_text(), "share links' paths stay out"
     bad = subprocess.run([emojiart_binary(), "serve", "--log-format", "xml"], capture_output=True, text=True)
     assert bad.returncode == 64 and "text or json" in bad.stderr
+
+
+def test_traces_go_to_an_otlp_collector_when_one_is_set(tmp_path):
+    """A stub OTLP/HTTP collector on loopback receives protobuf spans named by route."""
+    import os
+    import threading
+    import time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    received = []
+
+    class Collector(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            received.append((self.path, self.headers.get("Content-Type"), body))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-protobuf")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    collector = ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+    threading.Thread(target=collector.serve_forever, daemon=True).start()
+    port = free_port()
+    process = subprocess.Popen(
+        [emojiart_binary(), "serve", "--port", str(port), "--data", str(tmp_path / "data")],
+        stdout=open(tmp_path / "log", "wb"), stderr=subprocess.STDOUT,
+        env={**os.environ, "EMOJIART_FETCH_PUBLIC": "0",
+             "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{collector.server_port}",
+             "OTEL_BSP_SCHEDULE_DELAY": "100"})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                requests.get(base + "/api/health", timeout=1)
+                break
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline, (tmp_path / "log").read_text()
+                time.sleep(0.05)
+        doc = requests.post(base + "/api/documents", json={"title": "Traced"}, timeout=5).json()["id"]
+        requests.get(f"{base}/api/documents/{doc}", timeout=5).raise_for_status()
+        deadline = time.monotonic() + 15
+        while not any(b"/api/documents/{id}" in body for _, _, body in received):
+            assert time.monotonic() < deadline, f"no span reached the collector: {received!r:.300}"
+            time.sleep(0.1)
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+        collector.shutdown()
+    paths = {path for path, _, _ in received}
+    assert paths == {"/v1/traces"}, paths
+    assert all(kind == "application/x-protobuf" for _, kind, _ in received)
+    spans = b"".join(body for _, _, body in received)
+    assert b"emojiart" in spans, "the service is named"
+    assert b"POST /api/documents" in spans or b"/api/documents" in spans
