@@ -85,7 +85,7 @@ public actor DocumentLibrary {
                     if attempt > 0 {
                         try await Task.sleep(for: .milliseconds(Int.random(in: 1...10) * attempt))
                     }
-                case .storeFailed:
+                case .storeFailed, .storeUnavailable:
                     forget(id, document)
                     throw error
                 case .deleted:

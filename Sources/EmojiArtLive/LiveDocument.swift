@@ -186,6 +186,7 @@ public actor LiveDocument {
                 switch error {
                 case let error as LiveDocumentError: error
                 case StoreError.notFound: .deleted
+                case StoreError.unavailable(let reason): .storeUnavailable(reason)
                 default: .storeFailed(String(describing: error))
                 }
             return failAll(with: failure, watching: ticket)
@@ -202,6 +203,8 @@ public actor LiveDocument {
         let theirs: [LogEntry]?
         do {
             theirs = try await store.logEntries(of: id, after: replica.committed.version)
+        } catch StoreError.unavailable(let reason) {
+            return failAll(with: .storeUnavailable(reason), watching: ticket)
         } catch {
             return failAll(with: .storeFailed(String(describing: error)), watching: ticket)
         }
@@ -490,6 +493,9 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
     case deleted
     /// The store refused a commit; nothing after the last acknowledged change was kept.
     case storeFailed(String)
+    /// The store can't be reached (the database is down); nothing after the last acknowledged
+    /// change was kept, and asking again once it is back works.
+    case storeUnavailable(String)
     /// An undo with nothing to undo (another window may have undone it first).
     case nothingToUndo
     /// A redo with nothing to redo.
@@ -502,6 +508,7 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
         case .unloaded: "the document was closed; try again."
         case .deleted: "the document was deleted."
         case .storeFailed(let reason): "the change could not be saved (\(reason)); it was not kept."
+        case .storeUnavailable: "the database can't be reached, so the change was not kept; try again in a moment."
         case .nothingToUndo: "there is nothing to undo."
         case .nothingToRedo: "there is nothing to redo."
         }

@@ -13,7 +13,13 @@ public struct PostgresDatabase: SQLDatabase {
 
     public func read(_ statements: [SQLStatement]) async throws -> [[SQLRow]] {
         if statements.count == 1 {
-            let rows = try await Self.run(statements[0], on: client, logger: logger)
+            try pool.health.check()
+            let rows: [SQLRow]
+            do {
+                rows = try await Self.run(statements[0], on: client, logger: logger)
+            } catch {
+                throw pool.health.noting(error)
+            }
             if rows.isEmpty, let error = statements[0].errorIfNoRow { throw error }
             return [rows]
         }
@@ -21,6 +27,7 @@ public struct PostgresDatabase: SQLDatabase {
     }
 
     public func write(_ statements: [SQLStatement]) async throws -> [[SQLRow]] {
+        try pool.health.check()
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 var results: [[SQLRow]] = []
@@ -33,9 +40,10 @@ public struct PostgresDatabase: SQLDatabase {
                 return results
             }
         } catch let error as PostgresTransactionError {
-            throw Self.translated(error.closureError ?? error.commitError ?? error.beginError ?? error)
+            throw pool.health.noting(
+                Self.translated(error.closureError ?? error.commitError ?? error.beginError ?? error))
         } catch {
-            throw Self.translated(error)
+            throw pool.health.noting(Self.translated(error))
         }
     }
 
@@ -108,10 +116,13 @@ extension SQLValue {
 /// group), or — for tools and tests — by itself for as long as anything holds it.
 final class PostgresPool: Sendable {
     let client: PostgresClient
+    /// Whether the database answers: while it doesn't, queries fail at once.
+    let health: DatabaseHealth
     private let running: Task<Void, Never>?
 
-    init(_ client: PostgresClient, runsItself: Bool) {
+    init(_ client: PostgresClient, runsItself: Bool, health: DatabaseHealth) {
         self.client = client
+        self.health = health
         running = runsItself ? Task { await client.run() } : nil
     }
 

@@ -77,6 +77,13 @@ public final class PostgresDocumentStore: SharedDocumentStore {
             return configuration
         }
 
+        /// For the health probe: a connection that gives up after a second.
+        func probeConfiguration() throws -> PostgresConnection.Configuration {
+            var configuration = try connectionConfiguration()
+            configuration.options.connectTimeout = .seconds(1)
+            return configuration
+        }
+
         /// One connection of its own; the caller closes it.
         func connect(logger: Logger) async throws -> PostgresConnection {
             try await PostgresConnection.connect(configuration: try connectionConfiguration(), id: 0, logger: logger)
@@ -130,7 +137,15 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         backgroundLogger.logLevel = max(logger.logLevel, .warning)
         pool = PostgresPool(
             PostgresClient(configuration: connection.clientConfiguration, backgroundLogger: backgroundLogger),
-            runsItself: runsItsPool)
+            runsItself: runsItsPool,
+            health: DatabaseHealth(logger: logger) { [connection, logger] in
+                var quiet = logger
+                quiet.logLevel = .critical
+                let probe = try await PostgresConnection.connect(
+                    configuration: try connection.probeConfiguration(), id: 1, logger: quiet)
+                defer { Task { try? await probe.close() } }
+                try await probe.query("SELECT 1", logger: quiet)
+            })
     }
 
     /// Brings the schema up to date on a connection of its own (under an advisory lock, so
@@ -282,7 +297,7 @@ public final class PostgresDocumentStore: SharedDocumentStore {
     /// The applied migrations' versions (for tests).
     public func appliedMigrations() async throws -> [Int] {
         var versions: [Int] = []
-        for try await version in try await client.query(
+        for try await version in try await query(
             "SELECT version FROM emojiart_migrations ORDER BY version", logger: logger
         ).decode(Int.self) {
             versions.append(version)
@@ -292,7 +307,7 @@ public final class PostgresDocumentStore: SharedDocumentStore {
 
     public func listDocuments() async throws -> [DocumentSummary] {
         var summaries: [DocumentSummary] = []
-        let rows = try await client.query(
+        let rows = try await query(
             "SELECT id, title, emoji_count, version, created_at, updated_at FROM document ORDER BY updated_at DESC",
             logger: logger)
         for try await (id, title, emojiCount, version, created, updated) in rows.decode(
@@ -465,7 +480,7 @@ public final class PostgresDocumentStore: SharedDocumentStore {
 
     public func saveSnapshot(_ snapshot: StoredDocument) async throws {
         let bytes = Data(EmojiArtFile.write(snapshot.document, as: .native).bytes)
-        try await client.query(
+        try await query(
             """
             UPDATE document SET snapshot = \(bytes), snapshot_version = \(snapshot.version)
             WHERE id = \(snapshot.id) AND snapshot_version < \(snapshot.version) AND version >= \(snapshot.version)
@@ -497,7 +512,7 @@ public final class PostgresDocumentStore: SharedDocumentStore {
 
     public func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument? {
         var found: StoredSnapshotRow?
-        for try await (snapshot, stored, date, created) in try await client.query(
+        for try await (snapshot, stored, date, created) in try await query(
             """
             SELECT checkpoint.snapshot, checkpoint.version, checkpoint.date, document.created_at
             FROM checkpoint JOIN document ON document.id = checkpoint.document_id
@@ -511,12 +526,12 @@ public final class PostgresDocumentStore: SharedDocumentStore {
     }
 
     public func ping() async throws {
-        try await client.query("SELECT 1", logger: logger)
+        try await query("SELECT 1", logger: logger)
     }
 
     public func oldestCheckpointVersion(of id: UUID) async throws -> Int? {
         var oldest: Int?
-        for try await (version, ) in try await client.query(
+        for try await (version, ) in try await query(
             "SELECT MIN(version) FROM checkpoint WHERE document_id = \(id)", logger: logger
         ).decode((Int?,).self) {
             oldest = version
@@ -526,7 +541,7 @@ public final class PostgresDocumentStore: SharedDocumentStore {
 
     public func saveCheckpoint(_ checkpoint: StoredDocument) async throws {
         let bytes = Data(EmojiArtFile.write(checkpoint.document, as: .native).bytes)
-        try await client.query(
+        try await query(
             """
             INSERT INTO checkpoint (document_id, version, snapshot, date)
             SELECT id, \(checkpoint.version), \(bytes), \(checkpoint.updatedAt.timeIntervalSince1970)
@@ -588,6 +603,7 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         while !Task.isCancelled {
             do {
                 let session = try await connection.connect(logger: logger)
+                pool.health.markUp()
                 do {
                     try await withTaskCancellationHandler {
                         try await session.listen(on: Self.channel) { notifications in
@@ -611,6 +627,9 @@ public final class PostgresDocumentStore: SharedDocumentStore {
                 try? await session.close()
             } catch {
                 guard !Task.isCancelled else { break }
+                // Usually the first to notice the database going away: from now on queries fail
+                // fast until it answers again.
+                _ = pool.health.noting(error)
                 logger.warning("Listening for other servers' changes failed (\(Self.describe(error))); retrying")
             }
             try? await Task.sleep(for: delay)
@@ -618,16 +637,31 @@ public final class PostgresDocumentStore: SharedDocumentStore {
         }
     }
 
-    /// Runs `body` in a transaction; the error it throws comes out as itself, not wrapped.
+    /// Runs `body` in a transaction; the error it throws comes out as itself, not wrapped. While
+    /// the database is down, ``StoreError/unavailable(_:)`` at once (``DatabaseHealth``).
     private func transaction<Result: Sendable>(
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
+        try pool.health.check()
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 try await body(connection)
             }
         } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+            throw pool.health.noting(error.closureError ?? error.commitError ?? error.beginError ?? error)
+        } catch {
+            throw pool.health.noting(error)
+        }
+    }
+
+    /// One query on a pooled connection; while the database is down, ``StoreError/unavailable(_:)``
+    /// at once, and a failure to reach it marks it down (``DatabaseHealth``).
+    private func query(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        try pool.health.check()
+        do {
+            return try await client.query(query, logger: logger)
+        } catch {
+            throw pool.health.noting(error)
         }
     }
 

@@ -74,6 +74,10 @@ struct APIError: Error, Equatable {
             case .deleted, .unloaded: self = .notFound("The document was deleted.")
             case .storeFailed:
                 self.init(status: .internalServerError, code: "internal", message: error.description.sentenceCased)
+            case .storeUnavailable:
+                self.init(
+                    status: .serviceUnavailable, code: "unavailable", message: error.description.sentenceCased,
+                    headers: [.retryAfter: "1"])
             case .nothingToUndo:
                 self.init(status: .conflict, code: "nothing_to_undo", message: error.description.sentenceCased)
             case .nothingToRedo:
@@ -91,8 +95,7 @@ struct APIError: Error, Equatable {
             case .unavailable:
                 self.init(
                     status: .serviceUnavailable, code: "unavailable",
-                    message: "The database can't be reached; try again."
-                )
+                    message: "The database can't be reached; try again in a moment.", headers: [.retryAfter: "1"])
             }
         case let error as DecodingError:
             self = .badRequest("The request body is not what this endpoint expects: \(error.readableDescription)")
@@ -148,7 +151,10 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if apiError.status.code >= 500 {
                 // Share links' paths carry their secret: never logged.
                 let path = request.uri.path.hasPrefix("/s/") ? "/s/…" : request.uri.path
-                context.logger.error("\(request.method) \(path) failed: \(String(reflecting: error))")
+                // 503: the database is away (already logged once); anything else is a bug.
+                context.logger.log(
+                    level: apiError.status == .serviceUnavailable ? .warning : .error,
+                    "\(request.method) \(path) failed: \(String(reflecting: error))")
             }
             return apiError.response()
         }

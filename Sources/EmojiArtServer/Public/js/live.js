@@ -195,6 +195,13 @@ export class LiveConnection {
   answer(message) {
     const index = this.outbox.findIndex((item) => item.id === message.requestId);
     if (index < 0) return;
+    if (message.type === "refused" && message.code === "unavailable") {
+      // The server's database is away: nothing was kept. The request stays, and is sent again
+      // (by id, so never applied twice) once the connection, which the server closes, is back.
+      this.outbox[index].sent = false;
+      this.report("offline");
+      return;
+    }
     const [item] = this.outbox.splice(index, 1);
     if (message.type === "ack") item.resolve(message.version);
     else item.reject(new LiveRefusal(message.code, message.message, message.currentVersion));
