@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Traces over OTLP/HTTP only: the gRPC exporter (and its build) is left out.
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The pure core: model, edits, undo, file formats, palettes. Foundation at most.
@@ -165,8 +166,14 @@ let package = Package(
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtStorePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
-        .testTarget(name: "EmojiArtKitTests", dependencies: ["EmojiArtKit", "EmojiArtTestSupport"]),
-        .testTarget(name: "EmojiArtImagingTests", dependencies: ["EmojiArtImaging"]),
+        .testTarget(
+            name: "EmojiArtKitTests",
+            dependencies: [
+                "EmojiArtKit", "EmojiArtTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "EmojiArtImagingTests",
+            dependencies: ["EmojiArtImaging", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "EmojiArtStoreTests",
             dependencies: [
