@@ -203,7 +203,7 @@ let package = Package(
             name: "EmojiArtServerTests",
             dependencies: [
                 "EmojiArtServer", "EmojiArtLive", "EmojiArtStore", "EmojiArtTestSupport", "EmojiArtImaging",
-                "EmojiArtKit", "EmojiArtJokes", "EmojiArtWire", "EmojiArtStorePostgres",
+                "EmojiArtKit", "EmojiArtJokes", "EmojiArtWire", "EmojiArtStorePostgres", "EmojiArtGame",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -129,7 +129,8 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     -> Router<AppRequestContext>
 {
     ServerMetrics.bootstrap()
-    let router = Router(context: AppRequestContext.self)
+    // HEAD is answered wherever GET is (RFC 9110 §9.3.2).
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Outermost first: security headers go on every response, error responses included; each
     // request counted and timed by route and final status; then who is asking — from where,
     // and who — before any file or route is looked at.
@@ -137,7 +138,8 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     router.middlewares.add(MetricsMiddleware())
     router.middlewares.add(TracingMiddleware())
     router.middlewares.add(AccessLogMiddleware())
-    router.middlewares.add(APIErrorMiddleware())
+    let routeTable = RouteTable()
+    router.middlewares.add(APIErrorMiddleware(routes: routeTable))
     router.middlewares.add(SiteGuardMiddleware(siteGuard: components.siteGuard))
     router.middlewares.add(AuthenticationMiddleware(authenticator: components.authenticator))
     router.middlewares.add(
@@ -165,6 +167,7 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     ImagesController(store: stores.images, cache: ImageCache()).addRoutes(to: router.group("/api/images"))
     JokesController(jokes: components.jokes).addRoutes(to: router.group("/api/jokes"))
     WebEditor().addRoutes(to: router)
+    routeTable.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
     return router
 }
 

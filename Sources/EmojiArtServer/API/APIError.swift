@@ -40,6 +40,9 @@ struct APIError: Error, Equatable {
             headers: [.retryAfter: "\(seconds)"])
     }
 
+    /// What a path no route answers gets.
+    static let nothingHere = "There is nothing at this address."
+
     static func notFound(_ message: String) -> APIError {
         APIError(status: .notFound, code: "not_found", message: message)
     }
@@ -112,7 +115,7 @@ struct APIError: Error, Equatable {
                 case .forbidden: "forbidden"
                 default: error.status.code < 500 ? "bad_request" : "internal"
                 }
-            let message = error.status == .notFound ? "There is nothing at this address." : error.status.reasonPhrase
+            let message = error.status == .notFound ? APIError.nothingHere : error.status.reasonPhrase
             self.init(status: error.status, code: code, message: message)
         default:
             self.init(status: .internalServerError, code: "internal", message: "Something went wrong on the server.")
@@ -140,14 +143,26 @@ struct APIError: Error, Equatable {
 
 /// Turns every error thrown by a route (or a missing route) into the API's error body.
 /// A failure of ours (5xx) is logged with the request's logger, so its line has the request id.
+/// A path that exists with other methods is `405` with `Allow` (``RouteTable``).
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    var routes: RouteTable?
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         do {
             return try await next(request, context)
         } catch {
-            let apiError = APIError(error)
+            var apiError = APIError(error)
+            if apiError.status == .notFound, apiError.message == APIError.nothingHere,
+                let methods = routes?.methods(for: request.uri.path), !methods.contains(request.method.rawValue)
+            {
+                apiError = APIError(
+                    status: .methodNotAllowed, code: "method_not_allowed",
+                    message:
+                        "\(request.method.rawValue) is not answered here; \(methods.sorted().joined(separator: ", ")) is.",
+                    headers: [.allow: methods.sorted().joined(separator: ", ")])
+            }
             if apiError.status.code >= 500 {
                 // Share links' paths carry their secret: never logged.
                 let path = request.uri.path.hasPrefix("/s/") ? "/s/…" : request.uri.path

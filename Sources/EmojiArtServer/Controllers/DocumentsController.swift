@@ -148,7 +148,11 @@ struct DocumentsController {
         guard let scale = Int(scaleText), (1...3).contains(scale) else {
             throw APIError.badRequest("The scale must be 1, 2 or 3.")
         }
-        let linked = query.get("background") == "link"
+        let backgroundText = query.get("background") ?? "embed"
+        guard backgroundText == "embed" || backgroundText == "link" else {
+            throw APIError.badRequest("The background is embed or link.")
+        }
+        let linked = backgroundText == "link"
         let state = try await state(id, request)
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"

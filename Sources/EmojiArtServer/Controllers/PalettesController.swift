@@ -75,10 +75,16 @@ struct PalettesController {
         guard let body = try await decode(CreateRequest.self, from: request) else {
             throw APIError.badRequest("Send {\"name\": \"…\"}.")
         }
+        try Self.checkIndex(body.index)
         let palette = try await palettes.update { list in
             try list.insert(Palette(name: body.name, emojis: body.emojis ?? ""), at: body.index)
         }
         return EditedResponse(status: .created, response: PaletteBody(palette))
+    }
+
+    /// A palette's place in the list is 0 or more (past the end means the end).
+    private static func checkIndex(_ index: Int?) throws {
+        if let index, index < 0 { throw APIError.badRequest("\"index\" is a place in the list: 0 or more.") }
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> PaletteBody {
@@ -87,6 +93,7 @@ struct PalettesController {
         guard let body = try await decode(UpdateRequest.self, from: request) else {
             throw APIError.badRequest("Send the fields to change.")
         }
+        try Self.checkIndex(body.index)
         let palette = try await palettes.update { list -> Palette in
             if let name = body.name { try list.rename(id: id, to: name) }
             if let added = body.addEmojis { try list.addEmojis(added, to: id) }

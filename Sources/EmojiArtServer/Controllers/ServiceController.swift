@@ -4,7 +4,7 @@ import Hummingbird
 import Synchronization
 
 /// The routes for scripts and operators rather than people: `/api/health` (the server
-/// answers) and `/api/ready` (and its store does).
+/// answers), `/api/ready` (and its store does), and `/api/openapi.yaml` (the API's contract).
 struct ServiceController {
     let store: any DocumentStore
     let settings: AccessSettings
@@ -14,6 +14,7 @@ struct ServiceController {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/health", use: health)
         router.get("/api/ready", use: ready)
+        router.get("/api/openapi.yaml", use: contract)
     }
 
     struct HealthBody: ResponseEncodable {
@@ -54,6 +55,16 @@ struct ServiceController {
                 status: .serviceUnavailable, headers: headers,
                 response: ReadyBody(status: "unavailable", store: store.kind, message: message))
         }
+    }
+
+    /// `GET /api/openapi.yaml`: the OpenAPI 3.1 contract, from the public folder.
+    @Sendable func contract(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/yaml; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        return Response(
+            status: .ok, headers: headers,
+            body: try await FileIO().loadFile(path: WebEditor.publicDirectory + "/openapi.yaml", context: context))
     }
 
     struct TimedOut: Error {}
