@@ -27,6 +27,14 @@ public enum EmojiArtFile {
             decoded.isPicture = true
             return decoded
         }
+        if let document = NativeFastReader.read(bytes, defaultTitle: defaultTitle) {
+            return DecodedDocument(document: document, format: .native, notes: [])
+        }
+        return try readTree(bytes, defaultTitle: defaultTitle)
+    }
+
+    /// The general reader: any format, through a JSON tree, with errors that name the bad field.
+    static func readTree(_ bytes: [UInt8], defaultTitle: String) throws -> DecodedDocument {
         let root = JSONField(try JSONParser.parse(bytes))
         _ = try root.members()
         let format = try detectFormat(root)

@@ -36,10 +36,13 @@ public struct EmojiArtDocument: Equatable, Sendable {
             fieldNames: .model)
     }
 
-    /// - Parameter fieldNames: how the source names emoji fields, so errors name the file's keys.
+    /// - Parameters:
+    ///   - fieldNames: how the source names emoji fields, so errors name the file's keys.
+    ///   - textsChecked: every emoji's text is already known to be one emoji (a reader that
+    ///     checked each distinct text as it read it).
     init(
         title: String, background: Background, emojis: [Emoji], nextEmojiID: Int, path: String,
-        fieldNames: EmojiFieldNames
+        fieldNames: EmojiFieldNames, textsChecked: Bool = false
     ) throws {
         try EmojiArtDocument.validateTitle(title, path: EmojiArtDocument.join(path, "title"))
         try background.validate(path: EmojiArtDocument.join(path, "background"))
@@ -55,7 +58,7 @@ public struct EmojiArtDocument: Equatable, Sendable {
         var checkedTexts = Set<String>()
         for (index, emoji) in emojis.enumerated() {
             func emojiPath() -> String { EmojiArtDocument.join(path, "emojis[\(index)]") }
-            if !checkedTexts.contains(emoji.text) {
+            if !textsChecked, !checkedTexts.contains(emoji.text) {
                 try Emoji.validateText(emoji.text, path: emojiPath() + "." + fieldNames.text)
                 checkedTexts.insert(emoji.text)
             }
@@ -73,12 +76,11 @@ public struct EmojiArtDocument: Equatable, Sendable {
                 throw EmojiArtError(
                     .outOfRange, "id \(emoji.id) is outside \(DocumentLimits.idRange).", path: emojiPath() + ".id")
             }
-            guard !collection.contains(id: emoji.id) else {
+            guard collection.append(emoji) else {
                 throw EmojiArtError(
                     .invalidFile, "id \(emoji.id) is used by two emojis; ids must be unique.",
                     path: emojiPath() + ".id")
             }
-            collection.append(emoji)
         }
         // The counter may sit one past the last id: every id has then been handed out.
         guard (DocumentLimits.idRange.lowerBound...DocumentLimits.idRange.upperBound + 1).contains(nextEmojiID) else {
@@ -89,7 +91,7 @@ public struct EmojiArtDocument: Equatable, Sendable {
         self.title = title
         self.background = background
         self.emojis = collection
-        self.nextEmojiID = max(nextEmojiID, (emojis.map(\.id).max() ?? 0) + 1)
+        self.nextEmojiID = max(nextEmojiID, (emojis.lazy.map(\.id).max() ?? 0) + 1)
     }
 
     /// A valid title made from a file's name (without its extension): control characters

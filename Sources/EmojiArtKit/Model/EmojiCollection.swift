@@ -25,9 +25,15 @@ public struct EmojiCollection: Equatable, Sendable {
         table.reserveCapacity(capacity)
     }
 
-    mutating func append(_ emoji: Emoji) {
+    /// Adds the emoji on top; false, changing nothing, if its id is taken.
+    @discardableResult
+    mutating func append(_ emoji: Emoji) -> Bool {
+        if let taken = table.updateValue(emoji, forKey: emoji.id) {
+            table[emoji.id] = taken
+            return false
+        }
         order.append(emoji.id)
-        table[emoji.id] = emoji
+        return true
     }
 
     mutating func insert(_ emoji: Emoji, at index: Int) {
