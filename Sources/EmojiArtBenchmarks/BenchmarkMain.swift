@@ -6,6 +6,7 @@ import Foundation
 ///
 /// Run it in release: `swift run -c release emojiart-bench` (or `scripts/benchmark`).
 /// `server` measures the server over HTTP and WebSockets instead (`live`: only the WebSockets;
+/// `crowd`: a thousand windows on one document;
 /// `instances`: two servers on one PostgreSQL database; `history`: reading past versions and
 /// what history costs in each database).
 /// `--smoke` runs every measurement on tiny inputs, to check the benchmark still works.
@@ -22,6 +23,11 @@ enum BenchmarkMain {
         }
         if CommandLine.arguments.contains("history") {
             try await HistoryBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
+        if CommandLine.arguments.contains("crowd") {
+            try await CrowdBenchmarks.run(smoke: smoke, into: &report)
             report.print()
             return
         }

@@ -174,6 +174,24 @@ final class DeliveryRecorder: Sendable {
         try await wait(timeout: .seconds(30), "not every window connected") { $0.snapshots >= count }
     }
 
+    /// Requests sent, answered and refused, and changes arrived: for diagnosing a run.
+    var counts: String {
+        state.withLock {
+            "sent \($0.sent.count), answered \($0.answered), refused \($0.refused), arrived \($0.arrivals.count)"
+        }
+    }
+
+    /// How many changes have reached windows.
+    var arrivalCount: Int { state.withLock { $0.arrivals.count } }
+
+    /// Waits until `count` changes have reached windows, or for `timeout` at most.
+    func waitForArrivals(_ count: Int, timeout: Duration) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while state.withLock({ $0.arrivals.count }) < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     func waitForAnswers(timeout: Duration) async throws {
         try await wait(timeout: timeout, "edits went unanswered") { $0.answered >= $0.sent.count }
         try await Task.sleep(for: .milliseconds(100))  // the last changes reach the other windows
@@ -215,6 +233,7 @@ final class LiveBenchmarkWindow: Sendable {
     private let task: Task<Void, Never>
     private let recorder: DeliveryRecorder
     private let counter = Mutex(0)
+    private let session = UInt32.random(in: 0...UInt32.max)
 
     init(index: Int, document: Int, port: Int, id: String, recorder: DeliveryRecorder) {
         self.index = index
@@ -247,7 +266,8 @@ final class LiveBenchmarkWindow: Sendable {
             $0 += 1
             return $0
         }
-        let requestID = "w\(index)-\(number)"
+        // Unique across runs: the server answers a request id it has seen with the old answer.
+        let requestID = "w\(index)-\(session)-\(number)"
         recorder.sent(requestID, window: index)
         outgoing.yield(
             #"{"type":"edit","requestId":"\#(requestID)","baseVersion":0,"edit":{"type":"moveEmojis","ids":[1],"offset":{"x":1,"y":-1}}}"#
@@ -275,8 +295,24 @@ final class LiveBenchmarkWindow: Sendable {
         }
     }
 
+    /// The digits after the first `key` in `text`, read from its UTF-8 (Foundation's search
+    /// would cost the server's CPU).
     private static func integer(after key: String, in text: String) -> Int {
-        guard let range = text.range(of: key) else { return -1 }
-        return Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
+        let bytes = Array(text.utf8)
+        let key = Array(key.utf8)
+        guard
+            let start = (0...max(0, bytes.count - key.count)).first(where: {
+                bytes[$0..<$0 + key.count].elementsEqual(key)
+            })
+        else { return -1 }
+        var value = 0
+        var index = start + key.count
+        var digits = 0
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            value = value * 10 + Int(bytes[index] - 0x30)
+            index += 1
+            digits += 1
+        }
+        return digits > 0 ? value : -1
     }
 }

@@ -187,6 +187,8 @@ extension EmojiArtCommand {
             let storeDescription = configuration.storeDescription
             let json = configuration.logFormat == .json
             let announcer = logger
+            // Every live window is an open socket.
+            OpenFileLimit.raise()
             let tracing = try Tracing.bootstrap(configuration)
             let app = try await buildApplication(
                 configuration, logger: logger, observability: tracing.map { [$0] } ?? []

@@ -446,10 +446,35 @@ public actor LiveDocument {
     /// order. The stream ends after `.deleted` or `.closed`, or without either if the window
     /// fell more than ``subscriberBufferLimit`` events behind.
     public func subscribe(since version: Int? = nil) throws -> LiveSubscription {
+        let (events, continuation) = AsyncStream.makeStream(
+            of: LiveEvent.self, bufferingPolicy: .bufferingOldest(Self.subscriberBufferLimit))
+        let following = try follow(
+            since: version,
+            receive: { event in
+                switch continuation.yield(event) {
+                case .dropped, .terminated: false
+                default: true
+                }
+            },
+            ended: { continuation.finish() })
+        continuation.onTermination = { _ in following.end() }
+        return LiveSubscription(
+            state: following.state, missed: following.missed, events: events, end: { continuation.finish() })
+    }
+
+    /// Follows the document live like ``subscribe(since:)``, but each event is handed to
+    /// `receive` as it is sent, on the document's executor — so it must only pass the event on
+    /// (a live connection puts it in its outbox). `receive` returns false to stop following;
+    /// `ended` is called once when following ends, however it ends.
+    public func follow(
+        since version: Int?, receive: @escaping @Sendable (LiveEvent) -> Bool, ended: @escaping @Sendable () -> Void
+    ) throws -> LiveFollowing {
         try checkOpen()
-        let (events, continuation) = windows.subscribe()
+        let state = try state()
         let missed = version.flatMap { replica.changes(after: $0) }
-        return LiveSubscription(state: try state(), missed: missed, events: events, end: { continuation.finish() })
+        let id = windows.subscribe(receive: receive, ended: ended)
+        let windows = windows
+        return LiveFollowing(state: state, missed: missed, end: { windows.unsubscribe(id) })
     }
 
     /// How many windows follow the document (for tests and metrics).
@@ -516,15 +541,19 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
 }
 
 /// One committed version, as live windows receive it.
+/// Its fields are constants: ``encoded`` caches the wire's text of them.
 public struct LiveChange: Sendable, Equatable {
-    public var version: Int
-    public var patch: DocumentPatch
-    public var undoActionName: String?
-    public var redoActionName: String?
-    public var updatedAt: Date
+    public let version: Int
+    public let patch: DocumentPatch
+    public let undoActionName: String?
+    public let redoActionName: String?
+    public let updatedAt: Date
     /// The live window request that made it (nil for other callers), kept so that a request
     /// resent after a dropped connection is recognised.
-    public var requestID: String?
+    public let requestID: String?
+    /// The change as the wire sends it, made by the first window that sends it and shared by
+    /// every other: a change to a document a thousand windows follow is encoded once.
+    public let encoded = SharedText()
 
     public init(
         version: Int, patch: DocumentPatch, undoActionName: String?, redoActionName: String?, updatedAt: Date,
@@ -536,6 +565,12 @@ public struct LiveChange: Sendable, Equatable {
         self.redoActionName = redoActionName
         self.updatedAt = updatedAt
         self.requestID = requestID
+    }
+
+    public static func == (lhs: LiveChange, rhs: LiveChange) -> Bool {
+        lhs.version == rhs.version && lhs.patch == rhs.patch && lhs.undoActionName == rhs.undoActionName
+            && lhs.redoActionName == rhs.redoActionName && lhs.updatedAt == rhs.updatedAt
+            && lhs.requestID == rhs.requestID
     }
 }
 
@@ -550,6 +585,14 @@ public enum LiveEvent: Sendable, Equatable {
     /// This copy of the document closed (a failed commit); the stream ends and the window
     /// reconnects to a fresh copy.
     case closed
+}
+
+/// A window following a live document by callback: see ``LiveDocument/follow(since:receive:ended:)``.
+public struct LiveFollowing: Sendable {
+    public var state: LiveDocumentState
+    public var missed: [LiveChange]?
+    /// Stops following: `ended` is called and the document forgets the window.
+    public var end: @Sendable () -> Void
 }
 
 /// A window following a live document: see ``LiveDocument/subscribe(since:)``.

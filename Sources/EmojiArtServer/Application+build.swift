@@ -181,7 +181,7 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
     router.middlewares.add(LiveAuthenticationMiddleware(authenticator: components.authenticator))
     let channel = LiveChannel(
         library: components.library, access: components.documentAccess, grants: components.grants,
-        presence: PresenceHub(), logger: logger)
+        presence: PresenceHub(), snapshots: SnapshotFrames(), logger: logger)
     router.ws("/api/documents/{id}/live") { request, context in
         guard context.parameters.get("id").flatMap(UUID.init(uuidString:)) != nil else { return .dontUpgrade }
         let version = request.uri.queryParameters.get("version")

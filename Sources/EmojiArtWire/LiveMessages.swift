@@ -7,10 +7,20 @@ import Foundation
 /// Lose"), written with the core's ``JSONWriter`` in the same shapes as the REST bodies.
 public enum LiveMessages {
     public static func snapshot(_ state: LiveDocumentState) -> String {
-        message("snapshot") { writer in
-            writer.key("state")
-            DocumentStateBody(state).write(into: &writer)
-        }
+        String(decoding: snapshotBytes(state), as: UTF8.self)
+    }
+
+    /// ``snapshot(_:)`` as UTF-8 bytes, for a frame shared by many windows.
+    public static func snapshotBytes(_ state: LiveDocumentState) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 256 + 80 * state.document.emojis.count)
+        writer.raw("{")
+        writer.key("type")
+        writer.string("snapshot")
+        writer.raw(",")
+        writer.key("state")
+        DocumentStateBody(state).write(into: &writer)
+        writer.raw("}")
+        return writer.bytes
     }
 
     public static func synced(_ state: LiveDocumentState) -> String {

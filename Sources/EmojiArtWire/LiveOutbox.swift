@@ -45,7 +45,7 @@ public struct LiveOutbox: Sendable {
         switch item {
         case .event(.change(let change)):
             sentVersion = change.version
-            return [.text(LiveMessages.change(change))] + released()
+            return [.text(change.encoded.value { LiveMessages.change(change) })] + released()
         case .event(.background(let state)):
             return [.text(LiveMessages.background(state))]
         case .event(.deleted):

@@ -18,7 +18,8 @@ struct NativeFastReaderTests {
         let emojis = numbers.enumerated().map { index, number in
             id += 1 + number % 3
             return Emoji(
-                id: id, text: texts[number % texts.count], position: Point(x: number % 20_001 - 10_000, y: -number % 777),
+                id: id, text: texts[number % texts.count],
+                position: Point(x: number % 20_001 - 10_000, y: -number % 777),
                 size: 1 + number % 1024, rotation: index % 3 == 0 ? number % 360 : 0)
         }
         return try EmojiArtDocument(

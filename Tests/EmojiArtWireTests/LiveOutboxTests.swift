@@ -47,6 +47,19 @@ struct LiveOutboxTests {
         return try items.flatMap { try labels(outbox.receive($0)) }
     }
 
+    /// A change to a document many windows follow is encoded by the first outbox to send it;
+    /// every other outbox sends that same text.
+    @Test func aChangeIsEncodedOnceForEveryWindow() throws {
+        let item = change(4)
+        guard case .event(.change(let shared)) = item else { return }
+        var first = LiveOutbox(sentVersion: 3)
+        var second = LiveOutbox(sentVersion: 3)
+        let written = first.receive(item)
+        #expect(shared.encoded.value { "encoded again" } != "encoded again")
+        #expect(second.receive(item) == written)
+        #expect(try labels(written) == ["change 4"])
+    }
+
     @Test func anAcknowledgementWaitsForItsChange() throws {
         #expect(try run([ack("a", 1), change(1)]) == ["change 1", "ack a"])
         #expect(try run([change(1), ack("a", 1)]) == ["change 1", "ack a"])

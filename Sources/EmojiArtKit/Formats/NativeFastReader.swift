@@ -68,7 +68,8 @@ struct NativeFastReader {
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "}")) else { return nil }
         skipWhitespace()
-        guard index == bytes.count, seen.contains(.format), let version, (1...DocumentFormat.nativeVersion).contains(version),
+        guard index == bytes.count, seen.contains(.format), let version,
+            (1...DocumentFormat.nativeVersion).contains(version),
             let emojis, let lastID, DocumentLimits.idRange.contains(lastID)
         else { return nil }
         return try? EmojiArtDocument(

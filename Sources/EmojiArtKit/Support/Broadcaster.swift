@@ -1,13 +1,15 @@
 import Foundation
 import Synchronization
 
-/// Sends each event to every subscriber's stream: the one fan-out used by live documents,
-/// palettes and game sessions.
+/// Sends each event to every subscriber: the one fan-out used by live documents, palettes and
+/// game sessions.
 ///
-/// Each subscriber has a buffer of its own (``BufferPolicy``); a subscriber whose stream ends
-/// — it stopped listening, or it fell too far behind — is forgotten at once.
+/// A subscriber is a pair of functions (``subscribe(receive:ended:)``) called on the sender's
+/// thread — what a live connection uses, so a change reaches its writer without another task in
+/// between — or a stream with a buffer of its own (``subscribe()``, ``BufferPolicy``). A
+/// subscriber that stops listening or falls too far behind is forgotten at once.
 public final class Broadcaster<Event: Sendable>: Sendable {
-    /// What a subscriber that doesn't keep up gets.
+    /// What a stream subscriber that doesn't keep up gets.
     public enum BufferPolicy: Sendable, Equatable {
         /// Up to this many events wait; one more and the subscriber is dropped (its stream ends),
         /// so it can catch up some other way (a reconnect).
@@ -16,12 +18,34 @@ public final class Broadcaster<Event: Sendable>: Sendable {
         case newest(Int)
     }
 
+    private struct Subscriber: Sendable {
+        /// Takes an event; false drops the subscriber.
+        var receive: @Sendable (Event) -> Bool
+        var ended: @Sendable () -> Void
+    }
+
     private let policy: BufferPolicy
-    private let subscribers = Mutex<[UInt64: AsyncStream<Event>.Continuation]>([:])
+    private let subscribers = Mutex<[UInt64: Subscriber]>([:])
     private let nextID = Atomic<UInt64>(0)
 
     public init(policy: BufferPolicy) {
         self.policy = policy
+    }
+
+    /// A subscriber that takes each event as it is sent, on the sender's thread. `receive`
+    /// returns false to be dropped; `ended` is called once when the subscriber is dropped, the
+    /// broadcaster finishes, or `unsubscribe` is called with the id returned here.
+    public func subscribe(
+        receive: @escaping @Sendable (Event) -> Bool, ended: @escaping @Sendable () -> Void
+    ) -> UInt64 {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        subscribers.withLock { $0[id] = Subscriber(receive: receive, ended: ended) }
+        return id
+    }
+
+    /// Forgets a subscriber, calling its `ended` if it was still subscribed.
+    public func unsubscribe(_ id: UInt64) {
+        subscribers.withLock { $0.removeValue(forKey: id) }?.ended()
     }
 
     /// A new subscriber's stream, with its continuation (for events only it should hear, such
@@ -33,37 +57,40 @@ public final class Broadcaster<Event: Sendable>: Sendable {
             case .newest(let limit): .bufferingNewest(limit)
             }
         let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: buffering)
-        let id = nextID.add(1, ordering: .relaxed).newValue
-        subscribers.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
-        }
+        let dropsWhenFull = if case .dropAfter = policy { true } else { false }
+        let id = subscribe(
+            receive: { event in
+                switch continuation.yield(event) {
+                case .dropped: !dropsWhenFull
+                case .terminated: false
+                default: true
+                }
+            },
+            ended: { continuation.finish() })
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
         return (events, continuation)
     }
 
     /// How many subscribers are listening.
     public var count: Int { subscribers.withLock { $0.count } }
 
-    /// Sends an event to every subscriber; with ``BufferPolicy/dropAfter(_:)``, one whose
-    /// buffer is full is dropped.
+    /// Sends an event to every subscriber, dropping those that refuse it.
     public func send(_ event: Event) {
-        let current = subscribers.withLock { Array($0.values) }
-        for continuation in current {
-            if case .dropped = continuation.yield(event), case .dropAfter = policy {
-                continuation.finish()
-            }
+        let current = subscribers.withLock { Array($0) }
+        for (id, subscriber) in current where !subscriber.receive(event) {
+            unsubscribe(id)
         }
     }
 
-    /// Sends a last event (if any) to every subscriber and ends every stream.
+    /// Sends a last event (if any) to every subscriber and ends every one.
     public func finishAll(with last: Event? = nil) {
         let ended = subscribers.withLock { subscribers in
             defer { subscribers = [:] }
             return Array(subscribers.values)
         }
-        for continuation in ended {
-            if let last { continuation.yield(last) }
-            continuation.finish()
+        for subscriber in ended {
+            if let last { _ = subscriber.receive(last) }
+            subscriber.ended()
         }
     }
 }

@@ -5,6 +5,7 @@ import EmojiArtWire
 import Foundation
 import HummingbirdWebSocket
 import Logging
+import NIOWebSocket
 import Synchronization
 
 /// `GET /api/documents/{id}/live[?version=N]`, upgraded to a WebSocket: one window following
@@ -33,6 +34,8 @@ struct LiveChannel: Sendable {
     let grants: LiveGrants
     /// Who else is in each document (pointers, selections): relayed, never applied.
     let presence: PresenceHub
+    /// Snapshots encoded once per document state, shared by the windows that open it.
+    let snapshots: SnapshotFrames
     var limits = Limits()
     let logger: Logger
 
@@ -75,67 +78,66 @@ struct LiveChannel: Sendable {
         registration: (id: UUID, revoked: AsyncStream<String>),
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
-        let subscription: LiveSubscription
+        // One writer: the document's events and this window's replies meet in one stream, and
+        // the outbox decides what is written when. The document hands its events straight to
+        // the stream. A window that stops reading fills it and is dropped: the document
+        // forgets it at once, and the writer closes with 4408 without writing what is left.
+        let (items, feed) = AsyncStream.makeStream(
+            of: LiveOutbox.Item.self, bufferingPolicy: .bufferingOldest(LiveDocument.subscriberBufferLimit))
+        let overflowed = Flag()
+        let deliver: @Sendable (LiveOutbox.Item) -> Bool = { item in
+            guard case .dropped = feed.yield(item) else { return true }
+            overflowed.raise()
+            feed.finish()
+            return false
+        }
+        let following: LiveFollowing
         // The connection holds the copy it follows, and sends its requests straight to it.
         let document: LiveDocument
         do {
             guard
                 let found = try await library.withDocument(
-                    id, { document in (document, try await document.subscribe(since: version)) })
+                    id,
+                    { document in
+                        let following = try await document.follow(
+                            since: version, receive: { deliver(.event($0)) }, ended: { _ = deliver(.eventsEnded) })
+                        return (document, following)
+                    })
             else {
                 try? await outbound.close(
                     .unknown(LiveCloseCode.noDocument.rawValue), reason: "There is no such document.")
                 return
             }
-            (document, subscription) = found
+            (document, following) = found
         } catch {
             try? await outbound.close(.unknown(LiveCloseCode.documentClosed.rawValue), reason: "Try again.")
             return
         }
-        defer { subscription.end() }
+        defer { following.end() }
         do {
-            if let missed = subscription.missed {
-                for change in missed { try await outbound.write(.text(LiveMessages.change(change))) }
-                try await outbound.write(.text(LiveMessages.synced(subscription.state)))
+            if let missed = following.missed {
+                for change in missed {
+                    try await outbound.write(.text(change.encoded.value { LiveMessages.change(change) }))
+                }
+                try await outbound.write(.text(LiveMessages.synced(following.state)))
             } else {
-                try await outbound.write(.text(LiveMessages.snapshot(subscription.state)))
+                let frame = await snapshots.frame(for: following.state)
+                try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frame)))
             }
         } catch {
             return
         }
-        // One writer: the document's events and this window's replies meet in one stream, and
-        // the outbox decides what is written when. A window that stops reading fills it and is
-        // dropped, as it would be by the document.
-        let (items, feed) = AsyncStream.makeStream(
-            of: LiveOutbox.Item.self, bufferingPolicy: .bufferingOldest(LiveDocument.subscriberBufferLimit))
-        // Overfilled: the document forgets the window at once, and the writer closes with
-        // 4408 without writing what is left.
-        let overflowed = Flag()
-        let deliver: @Sendable (LiveOutbox.Item) -> Void = { item in
-            if case .dropped = feed.yield(item) {
-                overflowed.raise()
-                feed.finish()
-                subscription.end()
-            }
-        }
         // Present from now on: the others' pointers and selections arrive, and ours reach them.
-        let peer = await presence.join(document: id, name: name) { deliver(.presence($0)) }
+        let peer = await presence.join(document: id, name: name) { _ = deliver(.presence($0)) }
         let protocolError = await withTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
-                for await event in subscription.events { deliver(.event(event)) }
-                deliver(.eventsEnded)
-                // The writer ends the connection once it has written what is left.
-                await sleepUntilCancelled()
-                return nil
-            }
-            group.addTask {
-                await write(items, startingAt: subscription.state.version, unless: overflowed, to: outbound)
+                await write(items, startingAt: following.state.version, unless: overflowed, to: outbound)
                 return nil
             }
             group.addTask {
                 await receive(
-                    inbound, document: document, role: role, author: author, peer: peer, replies: deliver,
-                    outbound: outbound)
+                    inbound, document: document, role: role, author: author, peer: peer,
+                    replies: { _ = deliver($0) }, outbound: outbound)
             }
             group.addTask {
                 for await reason in registration.revoked {

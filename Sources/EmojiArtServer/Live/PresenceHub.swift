@@ -12,7 +12,7 @@ actor PresenceHub {
     static let updatesPerSecond = 20
     static var interval: Duration { .milliseconds(1000 / updatesPerSecond) }
 
-    private struct Peer {
+    fileprivate struct Peer {
         var presence: PeerPresence
         var deliver: @Sendable (String) -> Void
         var lastRelayed: ContinuousClock.Instant?
@@ -20,7 +20,7 @@ actor PresenceHub {
         var waiting: PresenceUpdate?
     }
 
-    private struct Room {
+    fileprivate struct Room {
         var peers: [String: Peer] = [:]
         /// Guests are numbered per document, in the order they arrive, never reused.
         var guests = 0
@@ -32,39 +32,20 @@ actor PresenceHub {
 
     /// Adds a window to `document`'s room: `name` for a user, nil for a guest. Returns its peer
     /// id; the others' presences are delivered to it at once.
+    ///
+    /// Rooms are changed in place (never copied out and back), so a window joining, updating or
+    /// leaving a room of a thousand costs no copy of the room.
     func join(document: UUID, name: String?, deliver: @escaping @Sendable (String) -> Void) -> String {
-        var room = rooms[document] ?? Room()
         nextPeer += 1
-        let peer = "p\(nextPeer)"
-        let shownName: String
-        if let name {
-            shownName = name
-        } else {
-            room.guests += 1
-            shownName = "Guest \(room.guests)"
-        }
-        let colour = PeerPresence.colours[room.joined % PeerPresence.colours.count]
-        room.joined += 1
-        for other in room.peers.values
-        where other.presence.update.pointer != nil || !other.presence.update.selection.isEmpty {
-            deliver(LiveMessages.presence(other.presence))
-        }
-        room.peers[peer] = Peer(
-            presence: PeerPresence(
-                peer: peer, name: shownName, colour: colour, update: PresenceUpdate(pointer: nil, selection: [])),
-            deliver: deliver, lastRelayed: nil)
-        rooms[document] = room
-        return peer
+        return rooms[document, default: Room()].join(peer: "p\(nextPeer)", name: name, deliver: deliver)
     }
 
     /// A window's new presence, relayed to the others — at once, or when its interval is up.
     func update(document: UUID, peer: String, _ update: PresenceUpdate, at now: ContinuousClock.Instant = .now) {
-        guard var room = rooms[document], var entry = room.peers[peer] else { return }
+        guard let entry = rooms[document]?.peers[peer] else { return }
         if let last = entry.lastRelayed, now - last < Self.interval {
             let scheduled = entry.waiting != nil
-            entry.waiting = update
-            room.peers[peer] = entry
-            rooms[document] = room
+            rooms[document]?.peers[peer]?.waiting = update
             if !scheduled {
                 let delay = Self.interval - (now - last)
                 Task {
@@ -84,24 +65,62 @@ actor PresenceHub {
 
     private func relay(_ update: PresenceUpdate, from peer: String, in document: UUID, at now: ContinuousClock.Instant)
     {
-        guard var room = rooms[document], var entry = room.peers[peer] else { return }
-        entry.lastRelayed = now
-        entry.waiting = nil
-        entry.presence.update = update
-        room.peers[peer] = entry
-        rooms[document] = room
-        let text = LiveMessages.presence(entry.presence)
+        guard let presence = rooms[document]?.relayed(update, from: peer, at: now), let room = rooms[document] else {
+            return
+        }
+        let text = LiveMessages.presence(presence)
         for (id, other) in room.peers where id != peer { other.deliver(text) }
     }
 
     /// The window has gone: the others are told, and its presence is forgotten.
     func leave(document: UUID, peer: String) {
-        guard var room = rooms[document], room.peers.removeValue(forKey: peer) != nil else { return }
+        guard rooms[document]?.peers.removeValue(forKey: peer) != nil, let room = rooms[document] else { return }
+        if room.peers.isEmpty {
+            rooms[document] = nil
+            return
+        }
         let text = LiveMessages.presenceLeft(peer: peer)
         for other in room.peers.values { other.deliver(text) }
-        rooms[document] = room.peers.isEmpty ? nil : room
     }
 
     /// How many windows are present in `document` (for tests).
     func count(in document: UUID) -> Int { rooms[document]?.peers.count ?? 0 }
+}
+
+extension PresenceHub.Room {
+    /// Adds a peer: `name` for a user, nil for a guest. The others' presences are delivered to
+    /// it at once.
+    fileprivate mutating func join(
+        peer: String, name: String?, deliver: @escaping @Sendable (String) -> Void
+    ) -> String {
+        let shownName: String
+        if let name {
+            shownName = name
+        } else {
+            guests += 1
+            shownName = "Guest \(guests)"
+        }
+        let colour = PeerPresence.colours[joined % PeerPresence.colours.count]
+        joined += 1
+        for other in peers.values
+        where other.presence.update.pointer != nil || !other.presence.update.selection.isEmpty {
+            deliver(LiveMessages.presence(other.presence))
+        }
+        peers[peer] = PresenceHub.Peer(
+            presence: PeerPresence(
+                peer: peer, name: shownName, colour: colour, update: PresenceUpdate(pointer: nil, selection: [])),
+            deliver: deliver, lastRelayed: nil)
+        return peer
+    }
+
+    /// Records a peer's relayed update; nil if the peer isn't here.
+    fileprivate mutating func relayed(
+        _ update: PresenceUpdate, from peer: String, at now: ContinuousClock.Instant
+    ) -> PeerPresence? {
+        guard peers[peer] != nil else { return nil }
+        peers[peer]?.lastRelayed = now
+        peers[peer]?.waiting = nil
+        peers[peer]?.presence.update = update
+        return peers[peer]?.presence
+    }
 }
