@@ -149,7 +149,7 @@ let package = Package(
             name: "EmojiArtBenchmarks",
             dependencies: [
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtStorePostgres", "EmojiArtLive",
-                "EmojiArtServer", "EmojiArtRender", "CAllocationStats",
+                "EmojiArtServer", "EmojiArtRender", "EmojiArtWire", "CAllocationStats",
                 "EmojiArtTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

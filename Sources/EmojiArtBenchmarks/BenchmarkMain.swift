@@ -50,6 +50,7 @@ enum BenchmarkMain {
             "emojiart-bench: \(scale.emojiCount)-emoji document, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         try FileBenchmarks.run(scale: scale, into: &report)
         try EditBenchmarks.run(scale: scale, into: &report)
+        try WireBenchmarks.run(scale: scale, into: &report)
         try UndoMemoryBenchmark.run(scale: scale, into: &report)
         try RenderBenchmarks.run(smoke: smoke, into: &report)
         report.print()

@@ -197,6 +197,19 @@ public enum LiveMessages {
             DocumentStateBody.write(DocumentStateBody.EmojiBody(emoji), into: &writer)
         }
         writer.raw("],")
+        writer.key("moved")
+        writer.raw("[")
+        for (index, group) in patch.moved.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.raw("{")
+            writer.key("idRanges")
+            writer.idRanges(IDRanges.runs(of: group.ids) ?? group.ids.map { $0...$0 })
+            writer.raw(",")
+            writer.key("offset")
+            writer.point(group.offset)
+            writer.raw("}")
+        }
+        writer.raw("],")
         writer.key("nextEmojiId")
         writer.integer(patch.nextEmojiID)
         writer.raw("}")

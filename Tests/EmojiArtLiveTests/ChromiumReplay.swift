@@ -51,7 +51,21 @@ enum ChromiumReplay {
             DocumentPatch(inserted: [PlacedEmoji(index: -1, emoji: emoji(next))], nextEmojiID: next + 1),
             DocumentPatch(updated: [emoji(next + 5)], nextEmojiID: next),
             DocumentPatch(removedIDs: [next + 7], nextEmojiID: next),
+            DocumentPatch(moved: [MovedEmojis(ids: [next + 9], offset: Point(x: 1, y: 1))], nextEmojiID: next),
         ]
+        if ids.count >= 3 {
+            // Two groups, and a group with one id the copy lacks.
+            let sorted = ids.sorted()
+            patches += [
+                DocumentPatch(
+                    moved: [
+                        MovedEmojis(ids: Array(sorted.prefix(2)), offset: Point(x: 2, y: -3)),
+                        MovedEmojis(ids: [sorted[2]], offset: Point(x: -7, y: 0)),
+                    ], nextEmojiID: next),
+                DocumentPatch(
+                    moved: [MovedEmojis(ids: [sorted[0], next + 11], offset: Point(x: 1, y: 0))], nextEmojiID: next),
+            ]
+        }
         if let first = ids.first {
             patches += [
                 DocumentPatch(inserted: [PlacedEmoji(index: 0, emoji: emoji(first))], nextEmojiID: next),
@@ -73,9 +87,15 @@ enum ChromiumReplay {
             }
             inserted.sort { $0.index < $1.index }
             for _ in 0..<Int.random(in: 0...2, using: &random) { updated.append(emoji(someID())) }
+            let movedIDs = Set((0..<Int.random(in: 0...3, using: &random)).map { _ in someID() })
+            let moved =
+                movedIDs.isEmpty
+                ? []
+                : [MovedEmojis(ids: movedIDs.sorted(), offset: Point(x: Int.random(in: -9...9, using: &random), y: 4))]
             patches.append(
                 DocumentPatch(
-                    removedIDs: removed, inserted: inserted, updated: updated, nextEmojiID: next + inserted.count))
+                    removedIDs: removed, inserted: inserted, updated: updated, moved: moved,
+                    nextEmojiID: next + inserted.count))
         }
         let before = LiveMessages.snapshot(state)
         return patches.map { patch in

@@ -44,8 +44,11 @@ import Testing
             for window in [a, b] {
                 let moved = try await window.next()
                 #expect(moved["version"] as? Int == 2)
-                let updated = (moved["patch"] as? [String: Any])?["updated"] as? [[String: Any]]
-                #expect(updated?.first?["x"] as? Int == 5)
+                // A move is sent as ids and an offset, not the emoji's state.
+                let groups = (moved["patch"] as? [String: Any])?["moved"] as? [[String: Any]]
+                #expect(groups?.first?["idRanges"] as? [[Int]] == [[1, 1]])
+                #expect((groups?.first?["offset"] as? [String: Int]) == ["x": 5, "y": 0])
+                #expect(((moved["patch"] as? [String: Any])?["updated"] as? [Any])?.isEmpty == true)
             }
 
             // Undo from B acts on the shared history; both hear it, B gets its ack.

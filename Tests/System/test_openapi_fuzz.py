@@ -42,7 +42,10 @@ def test_the_api_keeps_its_contract_under_schemathesis(tmp_path):
         run = subprocess.run(
             [st, "--config-file", str(CONFIG), "--no-color", "run", str(SPEC), "--url", server.base,
              "--checks", "all", "--max-examples", "30", "--seed", "20261124", "--max-time", "120",
-             "--request-timeout", "20", "--workers", "2"],
+             # One worker: with two, schemathesis parses lambdas' source on two threads at once,
+             # which CPython 3.11.7's ast crashes on now and then ("AST constructor recursion
+             # depth mismatch"), failing the run for no fault of the server.
+             "--request-timeout", "20", "--workers", "1"],
             capture_output=True, text=True, timeout=400, cwd=tmp_path)
         report = run.stdout[-12000:] + run.stderr[-4000:]
         assert run.returncode == 0, report

@@ -6,12 +6,27 @@ import Foundation
 extension Edit: Codable {
     private enum CodingKeys: String, CodingKey {
         case type, background, text, position, size, ids, offset, scale, sizes, emojis, title, to, order, degrees
-        case version, actionName, nextEmojiId
+        case version, actionName, nextEmojiId, idRanges
     }
 
     private enum Kind: String, Codable {
         case setBackground, addEmoji, moveEmojis, resizeEmojis, setEmojiSizes, deleteEmojis, restoreEmojis,
             retitle, reorder, setEmojiOrder, rotate, paste, duplicate, restoreVersion
+    }
+
+    /// `ids`, or `idRanges` (``IDRanges``) as the wire also allows.
+    private static func ids(in container: KeyedDecodingContainer<CodingKeys>) throws -> [Int] {
+        guard container.contains(.idRanges), !container.contains(.ids) else {
+            return try container.decode([Int].self, forKey: .ids)
+        }
+        let runs = try container.decode([[Int]].self, forKey: .idRanges).map { run in
+            guard run.count == 2 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .idRanges, in: container, debugDescription: "a range is [first, last].")
+            }
+            return (first: run[0], last: run[1])
+        }
+        return try IDRanges.expand(runs, path: "idRanges")
     }
 
     public init(from decoder: any Decoder) throws {
@@ -26,23 +41,23 @@ extension Edit: Codable {
                 size: try container.decode(Int.self, forKey: .size))
         case .moveEmojis:
             self = .moveEmojis(
-                ids: try container.decode([Int].self, forKey: .ids),
+                ids: try Self.ids(in: container),
                 offset: try container.decode(Point.self, forKey: .offset))
         case .resizeEmojis:
             self = .resizeEmojis(
-                ids: try container.decode([Int].self, forKey: .ids),
+                ids: try Self.ids(in: container),
                 scale: try container.decode(Double.self, forKey: .scale))
         case .setEmojiSizes:
             self = .setEmojiSizes(try container.decode([EmojiSize].self, forKey: .sizes))
         case .deleteEmojis:
-            self = .deleteEmojis(ids: try container.decode([Int].self, forKey: .ids))
+            self = .deleteEmojis(ids: try Self.ids(in: container))
         case .restoreEmojis:
             self = .restoreEmojis(try container.decode([PlacedEmoji].self, forKey: .emojis))
         case .retitle:
             self = .retitle(try container.decode(String.self, forKey: .title))
         case .reorder:
             self = .reorder(
-                ids: try container.decode([Int].self, forKey: .ids),
+                ids: try Self.ids(in: container),
                 to: try container.decode(ReorderPlacement.self, forKey: .to))
         case .setEmojiOrder:
             self = .setEmojiOrder(try container.decode([EmojiIndex].self, forKey: .order))
@@ -50,11 +65,11 @@ extension Edit: Codable {
             self = .paste(try container.decode([NewEmoji].self, forKey: .emojis))
         case .duplicate:
             self = .duplicate(
-                ids: try container.decode([Int].self, forKey: .ids),
+                ids: try Self.ids(in: container),
                 offset: try container.decode(Point.self, forKey: .offset))
         case .rotate:
             self = .rotate(
-                ids: try container.decode([Int].self, forKey: .ids),
+                ids: try Self.ids(in: container),
                 degrees: try container.decode(Int.self, forKey: .degrees))
         case .restoreVersion:
             self = .restoreVersion(

@@ -70,9 +70,9 @@ extension Edit {
                 text: try edit.required("text").string(), position: try edit.required("position").point(),
                 size: try edit.required("size").integer())
         case "moveEmojis":
-            self = .moveEmojis(ids: try edit.required("ids").integers(), offset: try edit.required("offset").point())
+            self = .moveEmojis(ids: try edit.ids(), offset: try edit.required("offset").point())
         case "resizeEmojis":
-            self = .resizeEmojis(ids: try edit.required("ids").integers(), scale: try edit.required("scale").double())
+            self = .resizeEmojis(ids: try edit.ids(), scale: try edit.required("scale").double())
         case "setEmojiSizes":
             self = .setEmojiSizes(
                 try edit.required("sizes").elements().map {
@@ -80,7 +80,7 @@ extension Edit {
                     return EmojiSize(id: try size.required("id").integer(), size: try size.required("size").integer())
                 })
         case "deleteEmojis":
-            self = .deleteEmojis(ids: try edit.required("ids").integers())
+            self = .deleteEmojis(ids: try edit.ids())
         case "restoreEmojis":
             self = .restoreEmojis(
                 try edit.required("emojis").elements().map {
@@ -102,7 +102,7 @@ extension Edit {
             guard let placement = ReorderPlacement(rawValue: try to.string()) else {
                 throw to.failure("use \"front\", \"back\", \"forward\" or \"backward\".")
             }
-            self = .reorder(ids: try edit.required("ids").integers(), to: placement)
+            self = .reorder(ids: try edit.ids(), to: placement)
         case "setEmojiOrder":
             self = .setEmojiOrder(
                 try edit.required("order").elements().map {
@@ -120,9 +120,9 @@ extension Edit {
                         rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0)
                 })
         case "duplicate":
-            self = .duplicate(ids: try edit.required("ids").integers(), offset: try edit.required("offset").point())
+            self = .duplicate(ids: try edit.ids(), offset: try edit.required("offset").point())
         case "rotate":
-            self = .rotate(ids: try edit.required("ids").integers(), degrees: try edit.required("degrees").integer())
+            self = .rotate(ids: try edit.ids(), degrees: try edit.required("degrees").integer())
         case "restoreVersion":
             let background = try edit.required("background")
             let emojis = try edit.required("emojis").elements().map { field in
@@ -171,16 +171,14 @@ extension Edit {
         case .moveEmojis(let ids, let offset):
             writer.string("moveEmojis")
             writer.raw(",")
-            writer.key("ids")
-            writer.integers(ids)
+            writer.ids(ids)
             writer.raw(",")
             writer.key("offset")
             writer.point(offset)
         case .resizeEmojis(let ids, let scale):
             writer.string("resizeEmojis")
             writer.raw(",")
-            writer.key("ids")
-            writer.integers(ids)
+            writer.ids(ids)
             writer.raw(",")
             writer.key("scale")
             writer.double(scale)
@@ -203,8 +201,7 @@ extension Edit {
         case .deleteEmojis(let ids):
             writer.string("deleteEmojis")
             writer.raw(",")
-            writer.key("ids")
-            writer.integers(ids)
+            writer.ids(ids)
         case .restoreEmojis(let placed):
             writer.string("restoreEmojis")
             writer.raw(",")
@@ -235,8 +232,7 @@ extension Edit {
         case .reorder(let ids, let placement):
             writer.string("reorder")
             writer.raw(",")
-            writer.key("ids")
-            writer.integers(ids)
+            writer.ids(ids)
             writer.raw(",")
             writer.key("to")
             writer.string(placement.rawValue)
@@ -272,16 +268,14 @@ extension Edit {
         case .duplicate(let ids, let offset):
             writer.string("duplicate")
             writer.raw(",")
-            writer.key("ids")
-            writer.integers(ids)
+            writer.ids(ids)
             writer.raw(",")
             writer.key("offset")
             writer.point(offset)
         case .rotate(let ids, let degrees):
             writer.string("rotate")
             writer.raw(",")
-            writer.key("ids")
-            writer.integers(ids)
+            writer.ids(ids)
             writer.raw(",")
             writer.key("degrees")
             writer.integer(degrees)
@@ -352,6 +346,26 @@ extension JSONField {
         try elements().map { try $0.integer() }
     }
 
+    /// An edit's emojis: `"ids": [1, 2, 3]`, or `"idRanges": [[1, 3]]` (``IDRanges``) — one of
+    /// the two.
+    package func ids() throws -> [Int] {
+        switch (try optional("ids"), try optional("idRanges")) {
+        case (let ids?, nil):
+            return try ids.integers()
+        case (nil, let ranges?):
+            let runs = try ranges.elements().map { range in
+                let ends = try range.elements()
+                guard ends.count == 2 else { throw range.failure("a range is [first, last].") }
+                return (first: try ends[0].integer(), last: try ends[1].integer())
+            }
+            return try IDRanges.expand(runs, path: ranges.path)
+        case (.some, .some):
+            throw try required("idRanges").failure("give \"ids\" or \"idRanges\", not both.")
+        case (nil, nil):
+            return try required("ids").integers()  // throws: the field is missing
+        }
+    }
+
     /// Any finite number.
     func double() throws -> Double {
         switch value {
@@ -397,6 +411,31 @@ extension JSONWriter {
             key("rotation")
             integer(rotation)
         }
+    }
+
+    /// `"ids": [...]`, or `"idRanges": [[first, last], ...]` when that is shorter.
+    package mutating func ids(_ ids: [Int]) {
+        if let runs = IDRanges.compressed(ids) {
+            key("idRanges")
+            idRanges(runs)
+        } else {
+            key("ids")
+            integers(ids)
+        }
+    }
+
+    /// `[[first, last], ...]`.
+    package mutating func idRanges(_ runs: [ClosedRange<Int>]) {
+        raw("[")
+        for (index, run) in runs.enumerated() {
+            if index > 0 { raw(",") }
+            raw("[")
+            integer(run.lowerBound)
+            raw(",")
+            integer(run.upperBound)
+            raw("]")
+        }
+        raw("]")
     }
 
     package mutating func integers(_ values: [Int]) {

@@ -1,7 +1,11 @@
 /// What one version changed in a document, as every other window needs it to catch up: the
 /// emojis removed, the emojis inserted (with their place in drawing order; an emoji that only
-/// changed place is removed and inserted), the emojis whose position, size or rotation changed,
-/// and a new title or background.
+/// changed place is removed and inserted), the emojis that only moved (their ids and the offset,
+/// in groups), the emojis whose size or rotation changed (their whole state), and a new title or
+/// background.
+///
+/// Moving 10,000 emojis is one group — `{"idRanges": [[1, 10000]], "offset": …}` on the wire —
+/// not 10,000 emoji states.
 ///
 /// Windows apply patches instead of replaying edits, so the server stays the only place edits
 /// are interpreted (an emoji's id, a resize's rounding): a window only removes, inserts and
@@ -16,20 +20,24 @@ public struct DocumentPatch: Equatable, Sendable {
     public var removedIDs: [Int]
     /// Emojis put in, in increasing order of their index in drawing order (applied second).
     public var inserted: [PlacedEmoji]
-    /// Emojis that stayed but moved or changed size, as they are now (applied last).
+    /// Emojis that stayed but changed size or rotation (and perhaps moved too), as they are now
+    /// (applied third).
     public var updated: [Emoji]
+    /// Emojis that stayed and only moved, by an offset per group (applied last).
+    public var moved: [MovedEmojis]
     /// The document's id counter afterwards.
     public var nextEmojiID: Int
 
     public init(
         title: String? = nil, background: Background? = nil, removedIDs: [Int] = [], inserted: [PlacedEmoji] = [],
-        updated: [Emoji] = [], nextEmojiID: Int
+        updated: [Emoji] = [], moved: [MovedEmojis] = [], nextEmojiID: Int
     ) {
         self.title = title
         self.background = background
         self.removedIDs = removedIDs
         self.inserted = inserted
         self.updated = updated
+        self.moved = moved
         self.nextEmojiID = nextEmojiID
     }
 
@@ -50,14 +58,25 @@ public struct DocumentPatch: Equatable, Sendable {
         }
         var removed: [Int] = []
         var structural = Set<Int>()  // ids deleted, added or restored
-        var changed: [Int] = []
+        var changed: [Int] = []  // resized or turned: sent whole
+        var offsets: [Int: Point] = [:]  // moved: the offset so far
+        var movedOrder: [Int] = []
         for edit in edits {
             switch edit {
             case .setBackground, .retitle:
                 break
             case .addEmoji, .paste, .duplicate:
                 break  // their ids are in firstNewID..<after.nextEmojiID, below
-            case .moveEmojis(let ids, _), .resizeEmojis(let ids, _), .rotate(let ids, _):
+            case .moveEmojis(let ids, let offset):
+                for id in ids {
+                    if let sum = offsets[id] {
+                        offsets[id] = Point(x: sum.x + offset.x, y: sum.y + offset.y)
+                    } else {
+                        offsets[id] = offset
+                        movedOrder.append(id)
+                    }
+                }
+            case .resizeEmojis(let ids, _), .rotate(let ids, _):
                 changed += ids
             case .reorder(let ids, _):
                 // A new place in drawing order: taken out and put back in where they are now.
@@ -95,6 +114,14 @@ public struct DocumentPatch: Equatable, Sendable {
         var seen = Set<Int>()
         let updated = changed.filter { !structural.contains($0) && seen.insert($0).inserted }
             .compactMap { after.emojis[id: $0] }
+        // Moved only: grouped by offset, each group's ids ascending (so they run together).
+        var groups: [Point: [Int]] = [:]
+        for id in movedOrder where !structural.contains(id) && !seen.contains(id) && after.emojis.contains(id: id) {
+            let offset = offsets[id]!
+            if offset != .zero { groups[offset, default: []].append(id) }
+        }
+        let moved = groups.map { MovedEmojis(ids: $0.value.sorted(), offset: $0.key) }
+            .sorted { $0.ids[0] < $1.ids[0] }
         var title: String?
         var background: Background?
         for edit in edits {
@@ -103,7 +130,7 @@ public struct DocumentPatch: Equatable, Sendable {
         }
         self.init(
             title: title, background: background, removedIDs: removed, inserted: inserted, updated: updated,
-            nextEmojiID: after.nextEmojiID)
+            moved: moved, nextEmojiID: after.nextEmojiID)
     }
 
     /// Whether making the patch for `edits` needs the ids before them.
@@ -114,6 +141,7 @@ public struct DocumentPatch: Equatable, Sendable {
     /// Whether the patch changes nothing.
     public var isEmpty: Bool {
         title == nil && background == nil && removedIDs.isEmpty && inserted.isEmpty && updated.isEmpty
+            && moved.isEmpty
     }
 
     /// Applies the patch. Throws, changing nothing, if it does not fit the document (an inserted
@@ -135,9 +163,30 @@ public struct DocumentPatch: Equatable, Sendable {
             }
             result.emojis.update(id: emoji.id) { $0 = emoji }
         }
+        for group in moved {
+            for id in group.ids {
+                guard result.emojis.contains(id: id) else {
+                    throw EmojiArtError(.unknownEmoji, "the change moves emoji \(id), which this copy lacks.")
+                }
+                result.emojis.update(id: id) {
+                    $0.position = Point(x: $0.position.x + group.offset.x, y: $0.position.y + group.offset.y)
+                }
+            }
+        }
         if let title { result.setTitle(title) }
         if let background { result.setBackground(background) }
         result.nextEmojiID = nextEmojiID
         document = result
+    }
+}
+
+/// Emojis that moved by one offset, for ``DocumentPatch/moved``: ids ascending.
+public struct MovedEmojis: Hashable, Sendable {
+    public var ids: [Int]
+    public var offset: Point
+
+    public init(ids: [Int], offset: Point) {
+        self.ids = ids
+        self.offset = offset
     }
 }
