@@ -26,6 +26,16 @@ enum BenchmarkMain {
             report.print()
             return
         }
+        if CommandLine.arguments.contains("memory") {
+            try await MemoryBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
+        if CommandLine.arguments.contains("stalls") {
+            try await StallBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
         if CommandLine.arguments.contains("crowd") {
             try await CrowdBenchmarks.run(smoke: smoke, into: &report)
             report.print()

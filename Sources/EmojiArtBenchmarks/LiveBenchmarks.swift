@@ -132,6 +132,8 @@ final class DeliveryRecorder: Sendable {
         /// Each acknowledged edit's sender and send time.
         var edits: [Edit: (window: Int, at: ContinuousClock.Instant)] = [:]
         var arrivals: [(edit: Edit, window: Int, at: ContinuousClock.Instant)] = []
+        /// From each request being sent to its acknowledgement, in seconds.
+        var acknowledgements: [Double] = []
     }
 
     private let state = Mutex(State())
@@ -152,10 +154,20 @@ final class DeliveryRecorder: Sendable {
     }
 
     func acknowledged(_ requestID: String, document: Int, version: Int) {
+        let now = ContinuousClock.now
         state.withLock {
             $0.answered += 1
-            if let sent = $0.sent[requestID] { $0.edits[Edit(document: document, version: version)] = sent }
+            if let sent = $0.sent[requestID] {
+                $0.edits[Edit(document: document, version: version)] = sent
+                $0.acknowledgements.append(seconds(now - sent.at))
+            }
         }
+    }
+
+    /// How long acknowledgements took: median and 99th percentile (seconds), and how many came.
+    var acknowledgements: (p50: Double, p99: Double, count: Int) {
+        let sorted = state.withLock { $0.acknowledgements }.sorted()
+        return (percentile(sorted, 0.5), percentile(sorted, 0.99), sorted.count)
     }
 
     func refused() {

@@ -181,7 +181,8 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
     router.middlewares.add(LiveAuthenticationMiddleware(authenticator: components.authenticator))
     let channel = LiveChannel(
         library: components.library, access: components.documentAccess, grants: components.grants,
-        presence: PresenceHub(), snapshots: SnapshotFrames(), logger: logger)
+        presence: PresenceHub(), snapshots: SnapshotFrames(), shared: LiveChannel.SharedLimits(components.settings),
+        logger: logger)
     router.ws("/api/documents/{id}/live") { request, context in
         guard context.parameters.get("id").flatMap(UUID.init(uuidString:)) != nil else { return .dontUpgrade }
         let version = request.uri.queryParameters.get("version")
@@ -191,11 +192,15 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
         let connections = ServerMetrics.liveConnections("document")
         connections.increment()
         defer { connections.decrement() }
+        LiveChannel.limitSendBuffer(of: context.requestContext.channel)
         let id = context.requestContext.parameters.get("id").flatMap(UUID.init(uuidString:))
         let version = context.request.uri.queryParameters.get("version").flatMap { Int($0) }
         guard let id else { return }
+        let address = ClientAddress.key(
+            peer: context.requestContext.peerAddress, headers: context.request.headers, settings: components.settings)
         try await channel.run(
-            document: id, since: version, access: context.requestContext.access, inbound: inbound, outbound: outbound)
+            document: id, since: version, access: context.requestContext.access, address: address, inbound: inbound,
+            outbound: outbound)
     }
     let paletteChannel = PaletteChannel(logger: logger)
     let (palettes, builtIns) = (components.palettes, components.builtInPalettes)

@@ -68,6 +68,10 @@ public struct ServerConfiguration: Sendable {
     /// Proxies whose `X-Forwarded-For` is believed, besides loopback (`$EMOJIART_TRUSTED_PROXIES`,
     /// comma-separated address ranges).
     public var trustedProxies: [AddressRange] = []
+    /// Live messages per second shared by one client address's connections and by one
+    /// document's (``AccessSettings/liveMessagesPerAddress``).
+    public var liveMessagesPerAddress = AccessSettings().liveMessagesPerAddress
+    public var liveMessagesPerDocument = AccessSettings().liveMessagesPerDocument
 
     public enum GamePictures: Sendable {
         case emoji
@@ -183,6 +187,8 @@ public struct ServerConfiguration: Sendable {
         settings.secureCookies = publicURL?.scheme?.lowercased() == "https"
         settings.passwordCost = passwordCost
         settings.trustedProxies += trustedProxies
+        settings.liveMessagesPerAddress = liveMessagesPerAddress
+        settings.liveMessagesPerDocument = liveMessagesPerDocument
         return settings
     }
 

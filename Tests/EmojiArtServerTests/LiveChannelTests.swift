@@ -1,4 +1,4 @@
-import EmojiArtServer
+@testable import EmojiArtServer
 import EmojiArtStore
 import Foundation
 import HTTPTypes
@@ -167,6 +167,76 @@ import Testing
     }
 }
 
+extension LiveChannelTests {
+    /// Connections flooding one document (each under its own limit) share the document's rate;
+    /// a window that sends now and then is served at the next turn, not after their backlog.
+    @Test(arguments: [true, false]) func floodersWaitTheirTurnBehindAWindowThatSendsNowAndThen(perDocument: Bool)
+        async throws
+    {
+        let slow = MessageRate(perSecond: 40, burst: 5)
+        let configure: (inout ServerConfiguration) -> Void = {
+            if perDocument { $0.liveMessagesPerDocument = slow } else { $0.liveMessagesPerAddress = slow }
+        }
+        try await withLiveServer(configure: configure) { api, port in
+            let id = try await api.createDocument()
+            _ = try await api.request(.post, "/api/documents/\(id)/edits", json: ["baseVersion": 0, "edit": add("😀")])
+            let flooders = (0..<3).map { _ in LiveTestWindow(port: port, path: "/api/documents/\(id)/live") }
+            let window = LiveTestWindow(port: port, path: "/api/documents/\(id)/live")
+            for flooder in flooders + [window] { _ = try await flooder.next() }
+            // 120 moves: 3 s of the shared rate.
+            for (index, flooder) in flooders.enumerated() {
+                for number in 0..<40 { flooder.send(move("f\(index)-\(number)")) }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let sent = ContinuousClock.now
+            window.send(move("mine"))
+            try await window.waitForAck("mine")
+            let waited = ContinuousClock.now - sent
+            #expect(waited < .milliseconds(700), "waited \(waited) behind the flooders")
+            // The flooders are slowed (120 moves at 40 a second), not closed: every move is
+            // applied, once.
+            for (index, flooder) in flooders.enumerated() { try await flooder.waitForAck("f\(index)-39") }
+            let flooded = ContinuousClock.now - sent
+            #expect(flooded > .seconds(2), "the flooders' moves were done after \(flooded)")
+            #expect(try await api.request(.get, "/api/documents/\(id)").json["version"] as? Int == 122)
+            for flooder in flooders + [window] { flooder.finish() }
+        }
+    }
+}
+
+extension LiveChannelTests {
+    /// A snapshot longer than two fragments goes out in fragments of the one shared buffer; the
+    /// window reads one whole message.
+    @Test func aBigSnapshotArrivesWholeInFragments() async throws {
+        try await withLiveServer { api, port in
+            let id = try await api.createDocument()
+            for batch in 0..<12 {
+                let edits = (batch * 250..<(batch + 1) * 250).map {
+                    addEmoji("🐻‍❄️", x: $0, y: -$0, size: 40 + $0 % 100)
+                }
+                let reply = try await api.edit(id, base: batch, edits)
+                #expect(reply.status == .ok, "\(reply.json)")
+            }
+            let window = LiveTestWindow(port: port, path: "/api/documents/\(id)/live")
+            let snapshot = try await window.next()
+            #expect(window.received[0].utf8.count > 2 * LiveChannel.fragmentBytes, "\(window.received[0])")
+            let state = try #require(snapshot["state"] as? [String: Any])
+            let emojis = try #require(state["emojis"] as? [[String: Any]])
+            #expect(emojis.count == 3_000)
+            #expect(emojis.last?["size"] as? Int == 40 + 2_999 % 100)
+            window.finish()
+        }
+    }
+}
+
+private func move(_ requestID: String) -> String {
+    #"{"type":"edit","requestId":"\#(requestID)","baseVersion":1,"edit":{"type":"moveEmojis","ids":[1],"offset":{"x":1,"y":0}}}"#
+}
+
+private func add(_ text: String) -> [String: Any] {
+    ["type": "addEmoji", "text": text, "position": ["x": 0, "y": 0], "size": 40]
+}
+
 private func addJSON(_ text: String) -> String {
     #"{"type":"addEmoji","text":"\#(text)","position":{"x":0,"y":0},"size":40}"#
 }
@@ -174,6 +244,7 @@ private func addJSON(_ text: String) -> String {
 /// Runs `body` against a real server on a free loopback port, with in-memory stores.
 func withLiveServer(
     access: AccessSettings.Mode = .local, stores: Stores = .inMemory(),
+    configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: @escaping @Sendable (APIClient, Int) async throws -> Void
 ) async throws {
     var configuration = ServerConfiguration()
@@ -181,6 +252,7 @@ func withLiveServer(
     configuration.dataDirectory = nil
     configuration.access = access
     configuration.passwordCost = 4
+    configure(&configuration)
     let app = try await buildApplication(configuration, stores: stores, logger: Logger(label: "live-test"))
     try await app.test(.live) { client in
         try await body(APIClient(client: client), try #require(client.port))
@@ -244,6 +316,20 @@ final class LiveTestWindow: Sendable {
     func finish() {
         outgoing.finish()
         task.cancel()
+    }
+
+    /// Waits until the request `requestID` is acknowledged (fails after 15 s), whatever else
+    /// arrives meanwhile.
+    func waitForAck(_ requestID: String) async throws {
+        let ack = #"{"type":"ack","requestId":"\#(requestID)""#
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !inbox.state.withLock({ $0.messages.contains { $0.hasPrefix(ack) } }) {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("no ack for \(requestID) within 15 s")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
     }
 
     /// The next message not yet read, as a JSON object; fails after 10 s.

@@ -56,6 +56,18 @@ struct PresenceHubTests {
         #expect(await hub.count(in: document) == 2)
     }
 
+    @Test func aWindowThatNeverShowedAnythingLeavesUnannounced() async {
+        let hub = PresenceHub()
+        let document = UUID()
+        let stayer = Inbox()
+        _ = await hub.join(document: document, name: nil) { stayer.deliver($0) }
+        var silent: [String] = []
+        for _ in 0..<100 { silent.append(await hub.join(document: document, name: nil) { _ in }) }
+        for peer in silent { await hub.leave(document: document, peer: peer) }
+        #expect(stayer.all.isEmpty)
+        #expect(await hub.count(in: document) == 1)
+    }
+
     @Test func presenceMessagesAreReadStrictly() throws {
         let update = try LiveInbound(
             json: Array(#"{"type":"presence","pointer":{"x":1,"y":2},"selection":[3,4]}"#.utf8))

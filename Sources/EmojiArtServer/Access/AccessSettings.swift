@@ -31,5 +31,12 @@ public struct AccessSettings: Sendable {
     /// `$EMOJIART_TRUSTED_PROXIES` (address ranges, comma-separated).
     public var trustedProxies: [AddressRange] = ["127.0.0.0/8", "::1/128"].compactMap(AddressRange.init)
 
+    /// Live messages every connection from one client address shares, and every connection on
+    /// one document: each handed out fairly (``FairShare``), so connections that flood wait
+    /// their turn behind a window that sends now and then. A connection's own limit is
+    /// ``LiveChannel/Limits``.
+    public var liveMessagesPerAddress = MessageRate(perSecond: 1_000, burst: 2_000)
+    public var liveMessagesPerDocument = MessageRate(perSecond: 500, burst: 1_000)
+
     public init() {}
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
+import NIOCore
 
 /// Who is asking, as the credentials a request carried say.
 public enum Requester: Sendable, Equatable {
@@ -97,10 +98,13 @@ public struct LiveRequestContext: AccessRequestContext, WebSocketRequestContext 
     public let webSocket: WebSocketHandlerReference<Self>
     public var access = RequestAccess.nobody
     public let peerAddress: String?
+    /// The connection, for its socket's options once upgraded.
+    let channel: any Channel
 
     public init(source: Source) {
         coreContext = .init(source: source)
         webSocket = .init()
         peerAddress = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
     }
 }

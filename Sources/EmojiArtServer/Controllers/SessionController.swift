@@ -67,7 +67,7 @@ struct SessionController {
         }
         let subjects = [
             "name:" + User.nameKey(String(credentials.name.prefix(AccountRules.maximumNameLength + 1))),
-            "address:" + clientAddress(request, context),
+            "address:" + ClientAddress.key(peer: context.peerAddress, headers: request.headers, settings: settings),
         ]
         // One attempt at a time per name and per address, each seeing the failures before it.
         let (sessions, settings, users, hasher, now) = (self.sessions, self.settings, self.users, self.hasher, self.now)
@@ -156,24 +156,4 @@ struct SessionController {
             signup: settings.mode == .accounts && settings.openSignup)
     }
 
-    /// The client's address, for throttling: the peer's; or, when the peer is a trusted proxy
-    /// (loopback, and `$EMOJIART_TRUSTED_PROXIES`), the last address it added to
-    /// `X-Forwarded-For` — the one it saw; earlier ones the client could forge. IPv6 addresses
-    /// count by their /64, which one client usually holds whole.
-    private func clientAddress(_ request: Request, _ context: AppRequestContext) -> String {
-        let peer = context.peerAddress ?? "unknown"
-        var client = peer
-        if let address = IPAddress(peer), settings.trustedProxies.contains(where: { $0.contains(address) }),
-            let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!]?.split(separator: ",").last
-        {
-            client = forwarded.trimmingCharacters(in: .whitespaces)
-        }
-        return Self.throttleKey(client)
-    }
-
-    /// An address as the throttle counts it: IPv4 whole, IPv6 by its first 64 bits.
-    static func throttleKey(_ address: String) -> String {
-        guard let parsed = IPAddress(address), case .v6(let network, _) = parsed else { return address }
-        return "v6:" + String(network, radix: 16) + "/64"
-    }
 }

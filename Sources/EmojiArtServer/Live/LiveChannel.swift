@@ -5,6 +5,7 @@ import EmojiArtWire
 import Foundation
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import NIOWebSocket
 import Synchronization
 
@@ -24,9 +25,22 @@ struct LiveChannel: Sendable {
     struct Limits: Sendable {
         /// Longest message a window may send (larger ones close the connection with 1009).
         var maximumMessageBytes = 1024 * 1024
-        /// Sustained messages per second a window may send, and the burst above that.
+        /// Sustained messages per second a window may send, and the burst above that (more
+        /// closes the connection with 4429).
         var messagesPerSecond = 200.0
         var burst = 400.0
+    }
+
+    /// The message rates connections share, per client address and per document: past them a
+    /// connection waits its fair turn (and is not read meanwhile) rather than being closed.
+    struct SharedLimits: Sendable {
+        let addresses: SharedRates<String>
+        let documents: SharedRates<UUID>
+
+        init(_ settings: AccessSettings) {
+            addresses = SharedRates(settings.liveMessagesPerAddress)
+            documents = SharedRates(settings.liveMessagesPerDocument)
+        }
     }
 
     let library: DocumentLibrary
@@ -36,12 +50,17 @@ struct LiveChannel: Sendable {
     let presence: PresenceHub
     /// Snapshots encoded once per document state, shared by the windows that open it.
     let snapshots: SnapshotFrames
+    let shared: SharedLimits
     var limits = Limits()
     let logger: Logger
 
+    /// Each connection's number, for the shared limits.
+    private static let connections = Atomic<UInt64>(0)
+
+    /// - Parameter address: the client's, as ``ClientAddress`` counts it.
     func run(
-        document id: UUID, since version: Int?, access requestAccess: RequestAccess, inbound: WebSocketInboundStream,
-        outbound: WebSocketOutboundWriter
+        document id: UUID, since version: Int?, access requestAccess: RequestAccess, address: String,
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
         // Who is asking, and may they? Only then is the document opened.
         let grant: DocumentAccess.Grant
@@ -60,10 +79,15 @@ struct LiveChannel: Sendable {
             return
         }
         let registration = await grants.register(document: id, access: requestAccess, grant: grant)
+        let rates = SenderRates(
+            connection: Self.connections.add(1, ordering: .relaxed).newValue, address: address, document: id,
+            shared: shared)
+        defer { rates.leave() }
         do {
             try await follow(
                 document: id, since: version, role: grant.role, name: requestAccess.requester.user?.name,
-                author: requestAccess.author, registration: registration, inbound: inbound, outbound: outbound)
+                author: requestAccess.author, registration: registration, rates: rates, inbound: inbound,
+                outbound: outbound)
         } catch {
             await grants.unregister(registration.id)
             throw error
@@ -75,7 +99,7 @@ struct LiveChannel: Sendable {
     /// hears the document and its requests are applied.
     private func follow(
         document id: UUID, since version: Int?, role: DocumentRole, name: String?, author: UUID?,
-        registration: (id: UUID, revoked: AsyncStream<String>),
+        registration: (id: UUID, revoked: AsyncStream<String>), rates: SenderRates,
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
         // One writer: the document's events and this window's replies meet in one stream, and
@@ -121,8 +145,7 @@ struct LiveChannel: Sendable {
                 }
                 try await outbound.write(.text(LiveMessages.synced(following.state)))
             } else {
-                let frame = await snapshots.frame(for: following.state)
-                try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frame)))
+                try await Self.writeInFragments(await snapshots.frame(for: following.state), to: outbound)
             }
         } catch {
             return
@@ -136,7 +159,7 @@ struct LiveChannel: Sendable {
             }
             group.addTask {
                 await receive(
-                    inbound, document: document, role: role, author: author, peer: peer,
+                    inbound, document: document, role: role, author: author, peer: peer, rates: rates,
                     replies: { _ = deliver($0) }, outbound: outbound)
             }
             group.addTask {
@@ -188,6 +211,35 @@ struct LiveChannel: Sendable {
         }
     }
 
+    /// Longest fragment a big message is written in.
+    static let fragmentBytes = 64 * 1024
+
+    /// The kernel's send buffer for a live connection (it keeps twice this). Left to itself
+    /// Linux grows it to 4 MB, which it copies from us whether or not the window reads: 200
+    /// windows that never read a 7 MB snapshot took 800 MB and every event loop's time.
+    static let sendBufferBytes = 512 * 1024
+
+    static func limitSendBuffer(of channel: any Channel) {
+        channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(sendBufferBytes))
+            .whenComplete { _ in }
+    }
+
+    /// Writes a text message as fragments of at most ``fragmentBytes``, each waiting until the
+    /// connection can take more: a 7 MB snapshot sent to 200 windows at once then takes its turns
+    /// with everyone else's requests on the event loops instead of holding one for milliseconds
+    /// per window, and a window that doesn't read stops being written to once its socket is
+    /// full. The fragments are slices of the one shared buffer: nothing is copied.
+    static func writeInFragments(_ message: ByteBuffer, to outbound: WebSocketOutboundWriter) async throws {
+        var rest = message
+        var opcode = WebSocketOpcode.text
+        repeat {
+            let fragment = rest.readSlice(length: min(fragmentBytes, rest.readableBytes)) ?? ByteBuffer()
+            try await outbound.write(
+                .custom(WebSocketFrame(fin: rest.readableBytes == 0, opcode: opcode, data: fragment)))
+            opcode = .continuation
+        } while rest.readableBytes > 0
+    }
+
     private func sleepUntilCancelled() async {
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
     }
@@ -195,7 +247,7 @@ struct LiveChannel: Sendable {
     /// Applies the window's requests in order, answering each through `replies`.
     private func receive(
         _ inbound: WebSocketInboundStream, document: LiveDocument, role: DocumentRole, author: UUID?, peer: String,
-        replies: @Sendable (LiveOutbox.Item) -> Void, outbound: WebSocketOutboundWriter
+        rates: SenderRates, replies: @Sendable (LiveOutbox.Item) -> Void, outbound: WebSocketOutboundWriter
     ) async -> (any Error)? {
         var bucket = limits.burst
         var refilled = ContinuousClock.now
@@ -214,6 +266,8 @@ struct LiveChannel: Sendable {
                     return nil
                 }
                 bucket -= 1
+                // Then its turn in what the client's other connections and the document's share.
+                await rates.take()
                 let request: LiveRequest
                 do {
                     guard case .text(let text) = message else {
@@ -281,6 +335,35 @@ struct LiveChannel: Sendable {
                 requestID: request.requestID, code: apiError.code, message: apiError.message,
                 currentVersion: currentVersion)
         }
+    }
+}
+
+/// One connection's part in the rates shared by its client address and its document.
+private struct SenderRates: Sendable {
+    let connection: UInt64
+    let address: String
+    let document: UUID
+    let shared: LiveChannel.SharedLimits
+    private let addressRate: SharedRate
+    private let documentRate: SharedRate
+
+    init(connection: UInt64, address: String, document: UUID, shared: LiveChannel.SharedLimits) {
+        self.connection = connection
+        self.address = address
+        self.document = document
+        self.shared = shared
+        addressRate = shared.addresses.join(address)
+        documentRate = shared.documents.join(document)
+    }
+
+    func take() async {
+        await addressRate.take(connection)
+        await documentRate.take(connection)
+    }
+
+    func leave() {
+        shared.addresses.leave(address, connection: connection)
+        shared.documents.leave(document, connection: connection)
     }
 }
 

@@ -72,13 +72,16 @@ actor PresenceHub {
         for (id, other) in room.peers where id != peer { other.deliver(text) }
     }
 
-    /// The window has gone: the others are told, and its presence is forgotten.
+    /// The window has gone: its presence is forgotten, and the others are told — if they ever
+    /// heard of it (a window that never showed a pointer or a selection was never announced), so
+    /// a thousand silent windows closing at once cost no million messages.
     func leave(document: UUID, peer: String) {
-        guard rooms[document]?.peers.removeValue(forKey: peer) != nil, let room = rooms[document] else { return }
+        guard let gone = rooms[document]?.peers.removeValue(forKey: peer), let room = rooms[document] else { return }
         if room.peers.isEmpty {
             rooms[document] = nil
             return
         }
+        guard gone.lastRelayed != nil else { return }
         let text = LiveMessages.presenceLeft(peer: peer)
         for other in room.peers.values { other.deliver(text) }
     }
