@@ -1,4 +1,3 @@
-@testable import EmojiArtServer
 import EmojiArtStore
 import Foundation
 import HTTPTypes
@@ -8,6 +7,8 @@ import HummingbirdWSClient
 import Logging
 import Synchronization
 import Testing
+
+@testable import EmojiArtServer
 
 /// The live WebSocket end to end on a real server (docs/API.md, "Live documents"): message
 /// order, broadcasts, catch-up, resent requests, conflicts, limits and close codes.

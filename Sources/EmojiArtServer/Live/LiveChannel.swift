@@ -78,29 +78,20 @@ struct LiveChannel: Sendable {
             try? await outbound.close(.unknown(LiveCloseCode.documentClosed.rawValue), reason: "Try again.")
             return
         }
-        let registration = await grants.register(document: id, access: requestAccess, grant: grant)
         let rates = SenderRates(
             connection: Self.connections.add(1, ordering: .relaxed).newValue, address: address, document: id,
             shared: shared)
         defer { rates.leave() }
-        do {
-            try await follow(
-                document: id, since: version, role: grant.role, name: requestAccess.requester.user?.name,
-                author: requestAccess.author, registration: registration, rates: rates, inbound: inbound,
-                outbound: outbound)
-        } catch {
-            await grants.unregister(registration.id)
-            throw error
-        }
-        await grants.unregister(registration.id)
+        try await follow(
+            document: id, since: version, access: requestAccess, grant: grant, rates: rates, inbound: inbound,
+            outbound: outbound)
     }
 
     /// The connection once the requester may follow the document: until it ends, the window
     /// hears the document and its requests are applied.
     private func follow(
-        document id: UUID, since version: Int?, role: DocumentRole, name: String?, author: UUID?,
-        registration: (id: UUID, revoked: AsyncStream<String>), rates: SenderRates,
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+        document id: UUID, since version: Int?, access requestAccess: RequestAccess, grant: DocumentAccess.Grant,
+        rates: SenderRates, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
         // One writer: the document's events and this window's replies meet in one stream, and
         // the outbox decides what is written when. The document hands its events straight to
@@ -115,6 +106,34 @@ struct LiveChannel: Sendable {
             feed.finish()
             return false
         }
+        // A revoked link, a changed role, an ended session: the writer stops and closes with
+        // 4403 and the reason (no task of its own watches for it).
+        let revoked = Revocation()
+        let registration = await grants.register(document: id, access: requestAccess, grant: grant) { reason in
+            revoked.revoke(reason)
+            feed.finish()
+        }
+        do {
+            try await followRegistered(
+                document: id, since: version, role: grant.role, name: requestAccess.requester.user?.name,
+                author: requestAccess.author, items: items, deliver: deliver, overflowed: overflowed,
+                revoked: revoked, rates: rates, inbound: inbound, outbound: outbound)
+        } catch {
+            await grants.unregister(registration)
+            throw error
+        }
+        await grants.unregister(registration)
+    }
+
+    /// ``follow(document:since:access:grant:rates:inbound:outbound:)`` once the connection is
+    /// registered: opens the document, sends what the window needs, then writes and reads until
+    /// either ends.
+    private func followRegistered(
+        document id: UUID, since version: Int?, role: DocumentRole, name: String?, author: UUID?,
+        items: AsyncStream<LiveOutbox.Item>, deliver: @escaping @Sendable (LiveOutbox.Item) -> Bool,
+        overflowed: Flag, revoked: Revocation, rates: SenderRates, inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter
+    ) async throws {
         let following: LiveFollowing
         // The connection holds the copy it follows, and sends its requests straight to it.
         let document: LiveDocument
@@ -154,7 +173,8 @@ struct LiveChannel: Sendable {
         let peer = await presence.join(document: id, name: name) { _ = deliver(.presence($0)) }
         let protocolError = await withTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
-                await write(items, startingAt: following.state.version, unless: overflowed, to: outbound)
+                await write(
+                    items, startingAt: following.state.version, unless: overflowed, revoked: revoked, to: outbound)
                 return nil
             }
             group.addTask {
@@ -162,16 +182,7 @@ struct LiveChannel: Sendable {
                     inbound, document: document, role: role, author: author, peer: peer, rates: rates,
                     replies: { _ = deliver($0) }, outbound: outbound)
             }
-            group.addTask {
-                for await reason in registration.revoked {
-                    try? await outbound.close(.unknown(LiveCloseCode.accessRevoked.rawValue), reason: reason)
-                    return nil
-                }
-                // Unregistered: the connection is ending anyway.
-                await sleepUntilCancelled()
-                return nil
-            }
-            // The first to end — the writer after a close, the reader, a revocation — ends all.
+            // The first to end — the writer after a close or a revocation, the reader — ends all.
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
@@ -186,12 +197,12 @@ struct LiveChannel: Sendable {
     /// ends first was overfilled by a window that stopped reading.
     private func write(
         _ items: AsyncStream<LiveOutbox.Item>, startingAt version: Int, unless overflowed: Flag,
-        to outbound: WebSocketOutboundWriter
+        revoked: Revocation, to outbound: WebSocketOutboundWriter
     ) async {
         var outbox = LiveOutbox(sentVersion: version)
         do {
             for await item in items {
-                if overflowed.isRaised { break }
+                if overflowed.isRaised || revoked.reason != nil { break }
                 for write in outbox.receive(item) {
                     switch write {
                     case .text(let text): try await outbound.write(.text(text))
@@ -201,7 +212,9 @@ struct LiveChannel: Sendable {
                     }
                 }
             }
-            if !Task.isCancelled {
+            if let reason = revoked.reason {
+                try await outbound.close(.unknown(LiveCloseCode.accessRevoked.rawValue), reason: reason)
+            } else if !Task.isCancelled {
                 for case .close(let code, let reason) in outbox.receive(.eventsEnded) {
                     try await outbound.close(.unknown(code.rawValue), reason: reason)
                 }
@@ -238,10 +251,6 @@ struct LiveChannel: Sendable {
                 .custom(WebSocketFrame(fin: rest.readableBytes == 0, opcode: opcode, data: fragment)))
             opcode = .continuation
         } while rest.readableBytes > 0
-    }
-
-    private func sleepUntilCancelled() async {
-        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
     }
 
     /// Applies the window's requests in order, answering each through `replies`.
@@ -365,6 +374,14 @@ private struct SenderRates: Sendable {
         shared.addresses.leave(address, connection: connection)
         shared.documents.leave(document, connection: connection)
     }
+}
+
+/// Why a connection's access ended, once it has.
+final class Revocation: Sendable {
+    private let state = Mutex<String?>(nil)
+
+    func revoke(_ reason: String) { state.withLock { $0 = $0 ?? reason } }
+    var reason: String? { state.withLock { $0 } }
 }
 
 /// A flag one task raises and another reads.

@@ -10,7 +10,8 @@ actor LiveGrants {
         var document: UUID
         var access: RequestAccess
         var grant: DocumentAccess.Grant
-        var revoke: AsyncStream<String>.Continuation
+        /// Ends the connection, saying why.
+        var revoke: @Sendable (String) -> Void
     }
 
     private let access: DocumentAccess
@@ -23,19 +24,19 @@ actor LiveGrants {
     }
 
     /// Registers a connection and checks its grant once more (a revocation may have come while
-    /// it was being opened); the stream says why when its access ends.
+    /// it was being opened); `revoke` is called, once, with the reason when its access ends.
     func register(
-        document: UUID, access requestAccess: RequestAccess, grant: DocumentAccess.Grant
-    ) async -> (id: UUID, revoked: AsyncStream<String>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
+        document: UUID, access requestAccess: RequestAccess, grant: DocumentAccess.Grant,
+        revoke: @escaping @Sendable (String) -> Void
+    ) async -> UUID {
         let id = UUID()
-        connections[id] = Connection(document: document, access: requestAccess, grant: grant, revoke: continuation)
+        connections[id] = Connection(document: document, access: requestAccess, grant: grant, revoke: revoke)
         await recheck(id, reason: "Your access to this document changed.")
-        return (id, stream)
+        return id
     }
 
     func unregister(_ id: UUID) {
-        connections.removeValue(forKey: id)?.revoke.finish()
+        connections[id] = nil
     }
 
     /// A link was revoked: connections that held it check their access again.
@@ -84,9 +85,8 @@ actor LiveGrants {
             return
         }
         guard let current, let grant, grant.role == connection.grant.role else {
-            connection.revoke.yield(current == nil ? "Your session ended; sign in again." : reason)
-            connection.revoke.finish()
             connections[id] = nil
+            connection.revoke(current == nil ? "Your session ended; sign in again." : reason)
             return
         }
         connections[id]?.access = current
