@@ -1,3 +1,4 @@
+import EmojiArtServer
 import Foundation
 import Hummingbird
 import ServiceLifecycle
@@ -65,4 +66,30 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
 
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+/// A new folder's place in the temporary directory, for one benchmark's data (the caller
+/// removes it).
+func benchmarkFolder(_ name: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("emojiart-bench-\(name)-\(UUID().uuidString)")
+}
+
+extension ServerConfiguration {
+    /// An in-process benchmark server: a free loopback port, data in `folder`, and background
+    /// images never fetched from public addresses.
+    static func benchmark(data folder: URL) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = folder.path
+        configuration.fetchPolicy.allowsPublicAddresses = false
+        return configuration
+    }
+
+    /// Without the live message rates shared per client address and per document: for
+    /// benchmarks that measure how many edits the server can take, all sent from 127.0.0.1
+    /// (`emojiart-bench stalls` measures the limits themselves).
+    mutating func liftSharedLiveLimits() {
+        liveMessagesPerAddress = MessageRate(perSecond: 1e9, burst: 1e9)
+        liveMessagesPerDocument = MessageRate(perSecond: 1e9, burst: 1e9)
+    }
 }

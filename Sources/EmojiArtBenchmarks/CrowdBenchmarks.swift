@@ -10,13 +10,9 @@ import Foundation
 enum CrowdBenchmarks {
     static func run(smoke: Bool, into report: inout Report) async throws {
         OpenFileLimit.raise()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "emojiart-bench-crowd-\(UUID().uuidString)")
+        let folder = benchmarkFolder("crowd")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = folder.path
-        configuration.fetchPolicy.allowsPublicAddresses = false
+        let configuration = ServerConfiguration.benchmark(data: folder)
         // `EMOJIART_BENCH_CROWDS=1000,2000` measures other crowds.
         let crowds =
             ProcessInfo.processInfo.environment["EMOJIART_BENCH_CROWDS"].map {

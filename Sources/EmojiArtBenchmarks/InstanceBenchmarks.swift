@@ -36,6 +36,7 @@ enum InstanceBenchmarks {
             configuration.port = 0
             configuration.databaseURL = database.description + "?sslmode=disable"
             configuration.fetchPolicy.allowsPublicAddresses = false
+            configuration.liftSharedLiveLimits()
             var quiet = Logger(label: "bench")
             quiet.logLevel = .error
             let storeA = try await PostgresDocumentStore.open(database, logger: quiet)

@@ -17,13 +17,10 @@ enum LiveBenchmarks {
     static let windowsPerDocument = 5
 
     static func run(smoke: Bool, into report: inout Report) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "emojiart-bench-live-\(UUID().uuidString)")
+        let folder = benchmarkFolder("live")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = folder.path
-        configuration.fetchPolicy.allowsPublicAddresses = false
+        var configuration = ServerConfiguration.benchmark(data: folder)
+        configuration.liftSharedLiveLimits()
         let rates = smoke ? [200] : [250, 500, 1_000, 2_000, 3_000, 4_000, 8_000]
         let duration: Duration = smoke ? .milliseconds(500) : .seconds(5)
         let steps = try await ServerBenchmarks.withServer(configuration) { base in

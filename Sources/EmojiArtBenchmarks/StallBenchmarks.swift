@@ -34,13 +34,9 @@ enum StallBenchmarks {
     // MARK: A crowd opening a big document
 
     static func openingCrowd(smoke: Bool, into report: inout Report) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "emojiart-bench-stalls-\(UUID().uuidString)")
+        let folder = benchmarkFolder("stalls")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = folder.path
-        configuration.fetchPolicy.allowsPublicAddresses = false
+        let configuration = ServerConfiguration.benchmark(data: folder)
         let emojiCount = smoke ? 1_000 : 100_000
         // `EMOJIART_BENCH_OPENERS=READERS,SLEEPERS` measures other crowds.
         let openers = ProcessInfo.processInfo.environment["EMOJIART_BENCH_OPENERS"].map {
@@ -152,16 +148,11 @@ enum StallBenchmarks {
     // MARK: Connections flooding a document
 
     static func flood(smoke: Bool, limited: Bool, into report: inout Report) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "emojiart-bench-flood-\(UUID().uuidString)")
+        let folder = benchmarkFolder("flood")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = folder.path
-        configuration.fetchPolicy.allowsPublicAddresses = false
+        var configuration = ServerConfiguration.benchmark(data: folder)
         if !limited {
-            configuration.liveMessagesPerAddress = MessageRate(perSecond: 1e9, burst: 1e9)
-            configuration.liveMessagesPerDocument = MessageRate(perSecond: 1e9, burst: 1e9)
+            configuration.liftSharedLiveLimits()
         }
         let flooderCount = smoke ? 5 : 25
         let (floodRate, windowRate) = (180, 10)
