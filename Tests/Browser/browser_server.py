@@ -64,8 +64,8 @@ class Api:
         ]
         if background:
             edits.append({"type": "setBackground", "background": background})
-        if edits:
-            doc = self.edit(doc, edits)
+        for start in range(0, len(edits), 400):  # each request under the 64 KiB body limit
+            doc = self.edit(doc, edits[start : start + 400])
         return doc
 
     def edit(self, doc: dict, edits: list, expect=None) -> dict:

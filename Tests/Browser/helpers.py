@@ -11,6 +11,8 @@ from playwright.sync_api import Page, expect
 FIXTURES = Path(os.environ.get("EMOJIART_FIXTURES", Path(__file__).resolve().parents[1] / "Fixtures"))
 
 # A real 7×5 PNG (the server reads images to the end and refuses broken ones).
+OPTION_LIMIT = 300  # the listbox has an option for every emoji of a document this big (emoji-options.js)
+
 PNG_IMAGE = (Path(__file__).resolve().parents[1] / "Fixtures" / "images" / "red-7x5.png").read_bytes()
 
 
@@ -18,7 +20,24 @@ def open_editor(page: Page, doc: dict) -> None:
     page.goto(f"/documents/{doc['id']}")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(page.locator("body")).to_have_attribute("data-version", str(doc["version"]))
-    expect(page.locator("#canvas .emoji")).to_have_count(len(doc["emojis"]))
+    if len(doc["emojis"]) <= OPTION_LIMIT:  # a bigger document has options only round the view
+        expect(page.locator("#canvas .emoji")).to_have_count(len(doc["emojis"]))
+
+
+def emoji_texts(page: Page) -> list[str]:
+    """The emojis' texts as the listbox's options carry them, in drawing order."""
+    return page.locator("#canvas .emoji").evaluate_all("options => options.map((o) => o.dataset.text)")
+
+
+def expect_emoji_texts(page: Page, texts: list[str]) -> None:
+    """Waits until the canvas shows exactly `texts`, in drawing order (the pixels are a canvas;
+    each emoji's option says what it is)."""
+    page.wait_for_function(
+        """want => { const got = [...document.querySelectorAll('#canvas .emoji')].map((o) => o.dataset.text);
+                     return got.length === want.length && got.every((text, i) => text === want[i]); }""",
+        arg=texts,
+        timeout=5000,
+    )
 
 
 def wait_version(page: Page, version: int) -> None:

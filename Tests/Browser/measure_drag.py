@@ -22,7 +22,7 @@ import time
 
 from playwright.sync_api import sync_playwright
 
-from measure_pan import RECORDER, make_document, report, start_server
+from measure_pan import FIRST_FRAME, RECORDER, make_document, report, start_server
 
 
 def gesture(page, start: tuple[float, float], path, seconds: float) -> list[float]:
@@ -66,15 +66,17 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(f"{base}/documents/{doc['id']}")
             page.wait_for_selector('body[data-ready="true"]', timeout=120_000)
-            page.wait_for_function(f"document.querySelectorAll('#canvas .emoji').length === {args.count}")
+            page.wait_for_function(FIRST_FRAME, arg=args.count, timeout=120_000)
             page.locator("#zoom-fit").click()
             page.locator("#canvas").focus()
             page.keyboard.press("Control+a")
-            page.wait_for_function(f"document.querySelectorAll('#canvas .emoji.selected').length === {args.count}")
+            page.wait_for_selector("#canvas .selection-box:not([hidden])")
+            page.wait_for_timeout(300)  # the options round the view, once it is still
             version = doc["version"]
 
             # Move: press on a selected emoji and drag the whole selection in a circle.
-            sx, sy = centre(page.locator("#canvas .emoji").nth(args.count // 2).bounding_box())
+            options = page.locator("#canvas .emoji.selected")
+            sx, sy = centre(options.nth(options.count() // 2).bounding_box())
             frames = gesture(page, (sx, sy), lambda t: (sx + 120 * math.sin(t * 2.1), sy + 120 * (1 - math.cos(t * 2.1))), args.seconds)
             report(f"move {args.count} selected emojis", frames)
             version += 1

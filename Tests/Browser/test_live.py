@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from helpers import drag, emoji, open_editor, screen_point, view, wait_version
+from helpers import drag, emoji, emoji_texts, expect_emoji_texts, open_editor, screen_point, view, wait_version
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def second(browser, server):
 
 
 def texts(page) -> list[str]:
-    return page.locator("#canvas .emoji").all_text_contents()
+    return emoji_texts(page)
 
 
 def test_an_emoji_added_in_one_window_appears_in_the_other_and_undo_is_shared(page, second, api):
@@ -112,7 +112,7 @@ def test_an_edit_on_emojis_deleted_meanwhile_is_refused_and_the_window_converges
     holding["release"]()
 
     expect(page.locator("#notices")).to_contain_text("changed in another window")
-    expect(page.locator("#canvas .emoji")).to_have_text(["🐻"])
+    expect_emoji_texts(page, ["🐻"])
     state = api.get(doc)
     assert [e["text"] for e in state["emojis"]] == ["🐻"] and state["version"] == doc["version"] + 1
     wait_version(page, state["version"])

@@ -4,7 +4,8 @@
 // layer and the selection overlay — and a gesture machine whose states (./gestures) interpret
 // the pointer. The canvas owns the selection, which is this window's alone: it is not an edit.
 import { BackgroundLayer } from "./background-layer.js";
-import { emojiBox, EmojiLayer, turnedPoint } from "./emoji-layer.js";
+import { turnedPoint } from "./emoji-geometry.js";
+import { EmojiLayer } from "./emoji-layer.js";
 import { Brushing } from "./gestures/brushing.js";
 import { GestureMachine } from "./gestures/gesture-state.js";
 import { Idle } from "./gestures/idle.js";
@@ -70,6 +71,8 @@ export class CanvasView {
     root.addEventListener("pointerdown", (e) => this.pointerDown(e));
     root.addEventListener("pointermove", (e) => {
       this.pointerMove(e);
+      // Emojis are pixels in a canvas, not elements: the pointer shows which it is over itself.
+      if (!this.pointers.size) root.classList.toggle("over-emoji", this.emojiUnder(e) !== null);
       if (e.pointerType !== "touch") this.handlers.pointerMoved?.(this.viewport.documentPoint(e.clientX, e.clientY));
     });
     root.addEventListener("pointerleave", () => this.handlers.pointerMoved?.(null));
@@ -84,11 +87,12 @@ export class CanvasView {
     root.addEventListener("contextmenu", (e) => {
       e.preventDefault();
       if (this.gestures.current.id !== "idle") return;
-      const emoji = e.target.closest(".emoji");
-      if (emoji && !this.selection.has(Number(emoji.dataset.id))) this.select([Number(emoji.dataset.id)], { replace: true });
       // From the keyboard (the menu key, Shift+F10) there is no pointer: open it at the selection.
       const rect = root.getBoundingClientRect();
       const inside = e.clientX > rect.left && e.clientX < rect.right && e.clientY > rect.top && e.clientY < rect.bottom;
+      const option = e.target.closest?.(".emoji");
+      const id = inside ? this.emojiUnder(e) : option ? Number(option.dataset.id) : null;
+      if (id !== null && id >= 0 && !this.selection.has(id)) this.select([id], { replace: true });
       const point = inside ? { x: e.clientX, y: e.clientY }
         : this.selection.size ? this.overlay.centreClient() : { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
       this.handlers.contextMenu?.(point);
@@ -154,10 +158,25 @@ export class CanvasView {
 
   /** Zooms and pans so the background and every emoji fit in the window. */
   zoomToFit() {
-    const boxes = this.layer.order.map(emojiBox);
+    const boxes = [];
+    const emojis = this.layer.bounds;
+    if (emojis) {
+      const { left, top, right, bottom } = emojis;
+      boxes.push({ cx: (left + right) / 2, cy: (top + bottom) / 2, w: right - left, h: bottom - top });
+    }
     const background = this.background.box;
     if (background) boxes.push(background);
     this.viewport.fit(boundsOf(boxes));
+  }
+
+  /**
+   * The id of the emoji drawn topmost under a pointer event, or null (over a selection handle,
+   * or empty canvas). Negative ids are emojis drawn ahead of the server.
+   */
+  emojiUnder(event) {
+    if (event.target.closest?.(".resize-handle, .rotate-handle, .canvas-overlay-ui")) return null;
+    const point = this.viewport.worldPoint(event.clientX, event.clientY);
+    return this.layer.emojiAt(point.x, point.y)?.id ?? null;
   }
 
   /** Zooms and pans to the selection (never closer than 400 %); without one, like zoomToFit. */
@@ -306,8 +325,8 @@ export class CanvasView {
     if (event.target.closest(".canvas-overlay-ui")) return;
     // The canvas takes the focus itself (a pressed emoji gets it), without the browser's scrolling.
     event.preventDefault();
-    const pressed = event.target.closest(".emoji");
-    if (pressed && Number(pressed.dataset.id) >= 0) this.layer.focus(Number(pressed.dataset.id));
+    const pressed = this.emojiUnder(event);
+    if (pressed !== null && pressed >= 0) this.layer.focus(pressed);
     else if (!this.root.contains(document.activeElement) || document.activeElement === document.body) this.root.focus({ preventScroll: true });
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     try {

@@ -5,7 +5,7 @@
 import { clamp } from "./viewport.js";
 
 const WHEEL_RESIZE_MS = 350; // Alt+wheel steps this close together are one resize
-const WHEEL_SNAPSHOT_MS = 250; // a big document pans as a bitmap until the wheel is this quiet
+const WHEEL_GESTURE_MS = 250; // the wheel this quiet ends its pan or zoom
 
 export class WheelInput {
   /** @param {import("./canvas.js").CanvasView} canvas */
@@ -25,12 +25,12 @@ export class WheelInput {
       if (this.canvas.selection.size && !this.canvas.readOnly) this.resizeBy(dy || dx);
       return;
     }
-    layer.beginSnapshot();
+    layer.beginViewGesture();
     clearTimeout(this.quiet);
     this.quiet = setTimeout(() => {
-      layer.endSnapshot();
+      layer.endViewGesture();
       viewport.finished();
-    }, WHEEL_SNAPSHOT_MS);
+    }, WHEEL_GESTURE_MS);
     if (event.ctrlKey || event.metaKey) {
       // A trackpad pinch arrives as Ctrl+wheel with small deltas; a mouse wheel notch is ~100.
       viewport.zoomAround(Math.exp(-clamp(dy, -300, 300) * 0.01), event.clientX, event.clientY, { notify: false });

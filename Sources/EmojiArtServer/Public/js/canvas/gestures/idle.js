@@ -14,8 +14,7 @@ export class Idle extends GestureState {
       this.transition("rotating", { event });
     } else {
       // An emoji drawn ahead of the server (offline, negative id) can't be edited yet: like empty canvas.
-      const emoji = event.target.closest(".emoji");
-      const id = emoji ? Number(emoji.dataset.id) : null;
+      const id = canvas.emojiUnder(event);
       this.transition("pointing", { event, id: id !== null && id >= 0 ? id : null });
     }
   }

@@ -1,5 +1,6 @@
 // Panning: the view follows the pointer (Space+drag, middle-button drag, a finger on empty canvas,
-// or any drag where the document can't be changed). A big document pans as one bitmap.
+// or any drag where the document can't be changed). The scene's canvas moves with the view and is
+// drawn again only when the view outruns it.
 import { GestureState } from "./gesture-state.js";
 
 export class Panning extends GestureState {
@@ -9,7 +10,7 @@ export class Panning extends GestureState {
     const viewport = this.canvas.viewport;
     this.start = start ?? { x: event.clientX, y: event.clientY };
     this.pan = { x: viewport.panX, y: viewport.panY };
-    this.canvas.layer.beginSnapshot();
+    this.canvas.layer.beginViewGesture();
     if (event) this.onPointerMove(event);
   }
 
@@ -26,7 +27,7 @@ export class Panning extends GestureState {
 
   /** A pan is kept where it got to, whatever ended it. */
   onCancel() {
-    this.canvas.layer.endSnapshot();
+    this.canvas.layer.endViewGesture();
     this.canvas.viewport.finished();
     this.transition("idle");
   }

@@ -11,7 +11,7 @@ export class Pinching extends GestureState {
     this.distance = Math.max(1, Math.hypot(a.x - b.x, a.y - b.y));
     this.mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
     this.view = this.canvas.viewport.view;
-    this.canvas.layer.beginSnapshot();
+    this.canvas.layer.beginViewGesture();
   }
 
   fingers() {
@@ -45,7 +45,7 @@ export class Pinching extends GestureState {
 
   /** Like a pan, a pinch keeps the view it got to. */
   onCancel() {
-    this.canvas.layer.endSnapshot();
+    this.canvas.layer.endViewGesture();
     this.canvas.viewport.finished();
     this.transition("idle");
   }

@@ -18,8 +18,11 @@ export class Translating extends GestureState {
     this.dy = 0;
     const moving = new Set(this.ids);
     this.bounds = boundsOf(canvas.selectedBoxes());
+    // Targets are what can be seen: the emojis in the view and a view's width and height round it.
+    const v = canvas.viewport.visibleWorldRect();
+    const near = { left: v.left - v.width, top: v.top - v.height, right: v.left + 2 * v.width, bottom: v.top + 2 * v.height };
     this.targets = new SnapTargets(
-      canvas.emojis.filter((emoji) => !moving.has(emoji.id) && emoji.id >= 0).map((emoji) => canvas.layer.box(emoji.id)),
+      canvas.layer.boxesTouching(near).filter((box) => !moving.has(box.id) && box.id >= 0),
       canvas.background.box,
     );
     canvas.layer.lift(this.ids);
