@@ -67,3 +67,17 @@ def test_panning_a_big_document_moves_its_options_to_the_new_view(page, api):
     expect(emoji(page, grid_id(-600, 300))).to_have_count(1)  # once the view is still
     assert grid_id(600, -300) not in option_ids(page)
     assert len(option_ids(page)) <= OPTION_LIMIT
+
+
+def test_a_click_finds_the_topmost_emoji_by_its_turned_shape(page, api):
+    # 🟥 (turned 45°) is drawn over 🟦; a corner of 🟥's bounding box, outside its turned shape,
+    # is on 🟦, and the middle of 🟥 is on 🟥.
+    doc = api.create("Turned", emojis=[("🟦", 0, 0, 80), ("🟥", 0, 0, 40)])
+    doc = api.edit(doc, [{"type": "rotate", "ids": [2], "degrees": 45}])
+    open_editor(page, doc)
+    page.mouse.click(*screen_point(page, 0, 0))
+    expect(emoji(page, 2)).to_have_class("emoji selected")
+    page.keyboard.press("Escape")
+    page.mouse.click(*screen_point(page, 30, 19))  # inside 🟦, outside 🟥's box (25 × 20 half-sizes)
+    expect(emoji(page, 1)).to_have_class("emoji selected")
+    expect(emoji(page, 2)).not_to_have_class("emoji selected")
