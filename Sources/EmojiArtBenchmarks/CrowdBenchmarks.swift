@@ -6,7 +6,9 @@ import Foundation
 /// the time from a move being sent to its change arriving at each following window; every change
 /// must reach every window.
 ///
-/// The windows run in the benchmark's process, on the same 2 cores as the server.
+/// The windows run in the benchmark's process, on the same 2 cores as the server: the sender is
+/// a WebSocket client; the followers are plain sockets read by one thread (``CrowdFollowers``),
+/// so the CPU goes to the server's fan-out rather than to a thousand client tasks.
 enum CrowdBenchmarks {
     static func run(smoke: Bool, into report: inout Report) async throws {
         OpenFileLimit.raise()
@@ -30,13 +32,15 @@ enum CrowdBenchmarks {
             var results: [(crowd: Int, result: DeliveryResult, delivered: Double)] = []
             for crowd in crowds {
                 let recorder = DeliveryRecorder()
-                // Window 0 sends; the others follow.
-                let windows = (0...crowd).map {
-                    LiveBenchmarkWindow(index: $0, document: 0, port: port, id: id, recorder: recorder)
+                // Window 0 sends; the others follow, read by one thread (``CrowdFollowers``).
+                let sender = LiveBenchmarkWindow(index: 0, document: 0, port: port, id: id, recorder: recorder)
+                let followers = CrowdFollowers(
+                    count: crowd, first: 1, port: port, id: try require(UUID(uuidString: id)), recorder: recorder)
+                defer {
+                    sender.finish()
+                    followers.stop()
                 }
-                defer { for window in windows { window.finish() } }
-                try await recorder.waitForSnapshots(windows.count)
-                let sender = windows[0]
+                try await recorder.waitForSnapshots(crowd + 1)
                 let interval = Duration.seconds(1) / rate
                 let start = ContinuousClock.now
                 var next = start

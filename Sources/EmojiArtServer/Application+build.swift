@@ -199,8 +199,8 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
         let address = ClientAddress.key(
             peer: context.requestContext.peerAddress, headers: context.request.headers, settings: components.settings)
         try await channel.run(
-            document: id, since: version, access: context.requestContext.access, address: address, inbound: inbound,
-            outbound: outbound)
+            document: id, since: version, access: context.requestContext.access, address: address,
+            channel: context.requestContext.channel, inbound: inbound, outbound: outbound)
     }
     let paletteChannel = PaletteChannel(logger: logger)
     let (palettes, builtIns) = (components.palettes, components.builtInPalettes)

@@ -58,9 +58,11 @@ struct LiveChannel: Sendable {
     private static let connections = Atomic<UInt64>(0)
 
     /// - Parameter address: the client's, as ``ClientAddress`` counts it.
+    /// - Parameter channel: the connection's, which the window's messages are written into
+    ///   once it has its snapshot (``LiveWriter``).
     func run(
         document id: UUID, since version: Int?, access requestAccess: RequestAccess, address: String,
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+        channel: any Channel, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
         // Who is asking, and may they? Only then is the document opened.
         let grant: DocumentAccess.Grant
@@ -83,7 +85,8 @@ struct LiveChannel: Sendable {
             shared: shared)
         defer { rates.leave() }
         try await follow(
-            document: id, since: version, access: requestAccess, grant: grant, rates: rates, inbound: inbound,
+            document: id, since: version, access: requestAccess, grant: grant, rates: rates,
+            writer: LiveWriter(channel: channel, limit: LiveDocument.subscriberBufferLimit), inbound: inbound,
             outbound: outbound)
     }
 
@@ -91,33 +94,18 @@ struct LiveChannel: Sendable {
     /// hears the document and its requests are applied.
     private func follow(
         document id: UUID, since version: Int?, access requestAccess: RequestAccess, grant: DocumentAccess.Grant,
-        rates: SenderRates, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+        rates: SenderRates, writer: LiveWriter, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
-        // One writer: the document's events and this window's replies meet in one stream, and
-        // the outbox decides what is written when. The document hands its events straight to
-        // the stream. A window that stops reading fills it and is dropped: the document
-        // forgets it at once, and the writer closes with 4408 without writing what is left.
-        let (items, feed) = AsyncStream.makeStream(
-            of: LiveOutbox.Item.self, bufferingPolicy: .bufferingOldest(LiveDocument.subscriberBufferLimit))
-        let overflowed = Flag()
-        let deliver: @Sendable (LiveOutbox.Item) -> Bool = { item in
-            guard case .dropped = feed.yield(item) else { return true }
-            overflowed.raise()
-            feed.finish()
-            return false
-        }
-        // A revoked link, a changed role, an ended session: the writer stops and closes with
-        // 4403 and the reason (no task of its own watches for it).
-        let revoked = Revocation()
+        // One writer: the document's events and this window's replies meet in it, and its
+        // outbox decides what is written when. A revoked link, a changed role, an ended session
+        // end it with 4403 and the reason (no task of its own watches for it).
         let registration = await grants.register(document: id, access: requestAccess, grant: grant) { reason in
-            revoked.revoke(reason)
-            feed.finish()
+            writer.end(.accessRevoked, reason: reason)
         }
         do {
             try await followRegistered(
                 document: id, since: version, role: grant.role, name: requestAccess.requester.user?.name,
-                author: requestAccess.author, items: items, deliver: deliver, overflowed: overflowed,
-                revoked: revoked, rates: rates, inbound: inbound, outbound: outbound)
+                author: requestAccess.author, writer: writer, rates: rates, inbound: inbound, outbound: outbound)
         } catch {
             await grants.unregister(registration)
             throw error
@@ -125,17 +113,18 @@ struct LiveChannel: Sendable {
         await grants.unregister(registration)
     }
 
-    /// ``follow(document:since:access:grant:rates:inbound:outbound:)`` once the connection is
-    /// registered: opens the document, sends what the window needs, then writes and reads until
-    /// either ends.
+    /// ``follow(document:since:access:grant:rates:writer:inbound:outbound:)`` once the
+    /// connection is registered: opens the document, sends what the window needs, then writes
+    /// and reads until either ends.
     private func followRegistered(
         document id: UUID, since version: Int?, role: DocumentRole, name: String?, author: UUID?,
-        items: AsyncStream<LiveOutbox.Item>, deliver: @escaping @Sendable (LiveOutbox.Item) -> Bool,
-        overflowed: Flag, revoked: Revocation, rates: SenderRates, inbound: WebSocketInboundStream,
-        outbound: WebSocketOutboundWriter
+        writer: LiveWriter, rates: SenderRates, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
+        defer { writer.stop() }
         let following: LiveFollowing
-        // The connection holds the copy it follows, and sends its requests straight to it.
+        // The connection holds the copy it follows, and sends its requests straight to it. The
+        // document hands its events straight to the writer; a window that stops reading is
+        // dropped: the document forgets it at once, and the connection closes with 4408.
         let document: LiveDocument
         do {
             guard
@@ -143,7 +132,8 @@ struct LiveChannel: Sendable {
                     id,
                     { document in
                         let following = try await document.follow(
-                            since: version, receive: { deliver(.event($0)) }, ended: { _ = deliver(.eventsEnded) })
+                            since: version, receive: { writer.deliver(.event($0)) },
+                            ended: { _ = writer.deliver(.eventsEnded) })
                         return (document, following)
                     })
             else {
@@ -169,20 +159,24 @@ struct LiveChannel: Sendable {
         } catch {
             return
         }
+        writer.start(sentVersion: following.state.version)
         // Present from now on: the others' pointers and selections arrive, and ours reach them.
-        let peer = await presence.join(document: id, name: name) { _ = deliver(.presence($0)) }
+        let peer = await presence.join(document: id, name: name) { _ = writer.deliver(.presence($0)) }
         let protocolError = await withTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
-                await write(
-                    items, startingAt: following.state.version, unless: overflowed, revoked: revoked, to: outbound)
+                // The writer's close (a deletion, a revocation, a window fallen behind), once
+                // everything before it is written.
+                if let ending = await writer.ending() {
+                    try? await outbound.close(.unknown(ending.code.rawValue), reason: ending.reason)
+                }
                 return nil
             }
             group.addTask {
                 await receive(
                     inbound, document: document, role: role, author: author, peer: peer, rates: rates,
-                    replies: { _ = deliver($0) }, outbound: outbound)
+                    replies: { _ = writer.deliver($0) }, outbound: outbound)
             }
-            // The first to end — the writer after a close or a revocation, the reader — ends all.
+            // The first to end — the writer after a close, the reader — ends all.
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
@@ -191,37 +185,6 @@ struct LiveChannel: Sendable {
         // Thrown on, so the WebSocket layer closes with its code: 1002 for a frame that breaks
         // the protocol, 1007 for text that is not UTF-8, 1009 for a message too large.
         if let protocolError { throw protocolError }
-    }
-
-    /// Writes what the outbox says, in order, until it closes the connection; a stream that
-    /// ends first was overfilled by a window that stopped reading.
-    private func write(
-        _ items: AsyncStream<LiveOutbox.Item>, startingAt version: Int, unless overflowed: Flag,
-        revoked: Revocation, to outbound: WebSocketOutboundWriter
-    ) async {
-        var outbox = LiveOutbox(sentVersion: version)
-        do {
-            for await item in items {
-                if overflowed.isRaised || revoked.reason != nil { break }
-                for write in outbox.receive(item) {
-                    switch write {
-                    case .text(let text): try await outbound.write(.text(text))
-                    case .close(let code, let reason):
-                        try await outbound.close(.unknown(code.rawValue), reason: reason)
-                        return
-                    }
-                }
-            }
-            if let reason = revoked.reason {
-                try await outbound.close(.unknown(LiveCloseCode.accessRevoked.rawValue), reason: reason)
-            } else if !Task.isCancelled {
-                for case .close(let code, let reason) in outbox.receive(.eventsEnded) {
-                    try await outbound.close(.unknown(code.rawValue), reason: reason)
-                }
-            }
-        } catch {
-            logger.debug("live connection ended: \(error)")
-        }
     }
 
     /// Longest fragment a big message is written in.
@@ -374,20 +337,4 @@ private struct SenderRates: Sendable {
         shared.addresses.leave(address, connection: connection)
         shared.documents.leave(document, connection: connection)
     }
-}
-
-/// Why a connection's access ended, once it has.
-final class Revocation: Sendable {
-    private let state = Mutex<String?>(nil)
-
-    func revoke(_ reason: String) { state.withLock { $0 = $0 ?? reason } }
-    var reason: String? { state.withLock { $0 } }
-}
-
-/// A flag one task raises and another reads.
-final class Flag: Sendable {
-    private let raised = Atomic<Bool>(false)
-
-    func raise() { raised.store(true, ordering: .relaxed) }
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
