@@ -89,6 +89,11 @@ struct PaletteTests {
         #expect(list.palettes.first?.emojis == "🎈")
         #expect(throws: EmojiArtError.self) { try list.rename(id: new.id, to: "") }
         #expect(throws: EmojiArtError.self) { try list.rename(id: new.id, to: String(repeating: "n", count: 101)) }
+        // Few characters, many bytes: combining marks pile up on one character.
+        let zalgo = "Z" + String(repeating: "\u{0336}", count: 600)
+        #expect(zalgo.count == 1 && zalgo.utf8.count > Palette.maximumNameBytes)
+        #expect(throws: EmojiArtError.self) { try list.rename(id: new.id, to: zalgo) }
+        try list.rename(id: new.id, to: "Z" + String(repeating: "\u{0336}", count: 200))  // 401 bytes: fine
         #expect(throws: EmojiArtError.self) { try list.rename(id: UUID(), to: "Ghost") }
         #expect(throws: EmojiArtError.self) { try list.insert(new) }
     }

@@ -38,8 +38,11 @@ public struct Palette: Hashable, Sendable, Codable, Identifiable {
         emojis.removeAll { $0 == emoji }
     }
 
-    /// Palette names are 1...100 characters without control characters.
+    /// Palette names are 1...100 characters (grapheme clusters) without control characters…
     public static let maximumNameLength = 100
+    /// …and at most 1 KiB of UTF-8, so one "character" of a thousand combining marks can't make
+    /// a long name (and the API's `maxLength`, which counts code points, holds).
+    public static let maximumNameBytes = 1024
 
     public static func validateName(_ name: String, path: String = "name") throws {
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -48,6 +51,10 @@ public struct Palette: Hashable, Sendable, Codable, Identifiable {
         guard name.count <= maximumNameLength else {
             throw EmojiArtError(
                 .invalidText, "a palette name has at most \(maximumNameLength) characters.", path: path)
+        }
+        guard name.utf8.count <= maximumNameBytes else {
+            throw EmojiArtError(
+                .invalidText, "a palette name takes at most \(maximumNameBytes) bytes of UTF-8.", path: path)
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw EmojiArtError(.invalidText, "a palette name can't contain control characters.", path: path)
