@@ -174,7 +174,7 @@ struct LiveChannel: Sendable {
             group.addTask {
                 await receive(
                     inbound, document: document, role: role, author: author, peer: peer, rates: rates,
-                    replies: { _ = writer.deliver($0) }, outbound: outbound)
+                    writer: writer, outbound: outbound)
             }
             // The first to end — the writer after a close, the reader — ends all.
             let first = await group.next() ?? nil
@@ -216,11 +216,14 @@ struct LiveChannel: Sendable {
         } while rest.readableBytes > 0
     }
 
-    /// Applies the window's requests in order, answering each through `replies`.
+    /// Applies the window's requests in order, answering each through `writer`, which it stops
+    /// before closing the connection itself.
     private func receive(
         _ inbound: WebSocketInboundStream, document: LiveDocument, role: DocumentRole, author: UUID?, peer: String,
-        rates: SenderRates, replies: @Sendable (LiveOutbox.Item) -> Void, outbound: WebSocketOutboundWriter
+        rates: SenderRates, writer: LiveWriter, outbound: WebSocketOutboundWriter
     ) async -> (any Error)? {
+        let replies: @Sendable (LiveOutbox.Item) -> Void = { _ = writer.deliver($0) }
+        defer { writer.stop() }
         var bucket = limits.burst
         var refilled = ContinuousClock.now
         do {
@@ -233,6 +236,7 @@ struct LiveChannel: Sendable {
                         * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
                 refilled = now
                 guard bucket >= 1 else {
+                    writer.stop()
                     try await outbound.close(
                         .unknown(LiveCloseCode.tooManyMessages.rawValue), reason: "Too many messages; slow down.")
                     return nil
@@ -255,6 +259,7 @@ struct LiveChannel: Sendable {
                     }
                 } catch {
                     let reason = "Not a request: \(APIError(error).message)"
+                    writer.stop()
                     try await outbound.close(
                         .unknown(LiveCloseCode.badMessage.rawValue), reason: String(reason.prefix(120)))
                     return nil

@@ -7,12 +7,16 @@ import Synchronization
 /// the window's replies, in the order ``LiveOutbox`` says, written straight into the socket's
 /// channel on its event loop — no task waits for them. Whatever arrives while a batch is on its
 /// way goes out in the next one, with one flush for all of it, so a window that is sent many
-/// changes at once costs one system call, not one each.
+/// changes at once costs one system call, not one each. The text is turned into frames there,
+/// on the event loop, not on the document's executor that hands it over.
 ///
-/// Items delivered before ``start()`` (while the snapshot is being written through the
-/// WebSocket layer) are held and go out first. A window that stops reading lets its unwritten
-/// frames pile up; past `limit` it is dropped: ``deliver(_:)`` answers false, so the document
-/// forgets it, and the connection closes with 4408.
+/// Items delivered before ``start(sentVersion:)`` (while the snapshot is being written through
+/// the WebSocket layer) are held and go out first. A window that stops reading lets its
+/// unwritten frames pile up; past `limit` frames or ``limitBytes`` it is dropped:
+/// ``deliver(_:)`` answers false, so the document forgets it, the connection closes with 4408,
+/// and if the window doesn't read even that, the socket is closed ``dropGrace`` later.
+///
+/// Nothing is written after a close frame, whoever sent it (``CloseGuard``).
 final class LiveWriter: Sendable {
     /// Why the writing ended: the connection closes with this code and reason.
     struct Ending: Sendable, Equatable {
@@ -20,14 +24,20 @@ final class LiveWriter: Sendable {
         var reason: String
     }
 
+    /// Bytes a window may have unwritten before it is dropped.
+    static let limitBytes = 8 * 1024 * 1024
+    /// How long a dropped window's close may wait for it to read before the socket is closed.
+    static let dropGrace = TimeAmount.seconds(10)
+
     private struct State: Sendable {
         var outbox: LiveOutbox
         var started = false
         var held: [LiveOutbox.Item] = []
-        /// Frames waiting for the event loop.
-        var queue: [WebSocketFrame] = []
-        /// Frames handed to the channel and not yet written to the socket.
-        var inFlight = 0
+        /// Texts waiting for the event loop.
+        var queue: [String] = []
+        /// Frames and bytes queued or handed to the channel and not yet written to the socket.
+        var pendingFrames = 0
+        var pendingBytes = 0
         var drainScheduled = false
         /// Set once: after it nothing more is queued.
         var ending: Ending?
@@ -46,6 +56,7 @@ final class LiveWriter: Sendable {
         self.channel = channel
         self.limit = limit
         state = Mutex(State(outbox: LiveOutbox(sentVersion: 0)))
+        CloseGuard.install(in: channel)
     }
 
     /// Takes something for the window; false once the window is no longer written to.
@@ -84,14 +95,15 @@ final class LiveWriter: Sendable {
     /// Ends the writing with `code` (a revoked grant, say): what is queued is still written.
     func end(_ code: LiveCloseCode, reason: String) {
         let schedule: Bool = state.withLock { state in
-            guard state.ending == nil else { return false }
+            guard state.ending == nil, !state.stopped else { return false }
             state.ending = Ending(code: code, reason: reason)
             return Self.claimDrain(&state)
         }
         if schedule { channel.eventLoop.execute { self.drain() } }
     }
 
-    /// Stops writing without a word (the connection ends for another reason).
+    /// Stops writing without a word: the connection is closing for another reason (the reader
+    /// is about to close it, or already has).
     func stop() {
         let waiter = state.withLock { state -> CheckedContinuation<Ending?, Never>? in
             state.stopped = true
@@ -105,7 +117,8 @@ final class LiveWriter: Sendable {
     }
 
     /// Waits until the writing has ended and everything before the end is in the channel: the
-    /// close code and reason to close with, or nil when ``stop()`` ended it (or the task was cancelled).
+    /// close code and reason to close with, or nil when ``stop()`` ended it (or the task was
+    /// cancelled).
     func ending() async -> Ending? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -128,12 +141,14 @@ final class LiveWriter: Sendable {
         for write in state.outbox.receive(item) {
             switch write {
             case .text(let text):
-                state.queue.append(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
+                state.queue.append(text)
+                state.pendingFrames += 1
+                state.pendingBytes += text.utf8.count
             case .close(let code, let reason):
                 state.ending = Ending(code: code, reason: reason)
             }
         }
-        if state.ending == nil, state.queue.count + state.inFlight > limit {
+        if state.ending == nil, state.pendingFrames > limit || state.pendingBytes > limitBytes {
             // The window stopped reading: what it has not been sent is dropped with it.
             state.queue = []
             state.ending = fellBehind
@@ -148,24 +163,67 @@ final class LiveWriter: Sendable {
 
     /// On the event loop: writes what is queued, flushes once, and hands over an ending.
     private func drain() {
-        let (frames, waiter, ending) = state.withLock {
-            state -> ([WebSocketFrame], CheckedContinuation<Ending?, Never>?, Ending?) in
+        let (texts, waiter, ending) = state.withLock {
+            state -> ([String], CheckedContinuation<Ending?, Never>?, Ending?) in
             state.drainScheduled = false
-            let frames = state.queue
+            let texts = state.queue
             state.queue = []
-            state.inFlight += frames.count
-            guard let ending = state.ending, !state.ended, !state.stopped else { return (frames, nil, nil) }
+            guard let ending = state.ending, !state.ended, !state.stopped else { return (texts, nil, nil) }
             state.ended = true
             defer { state.waiter = nil }
-            return (frames, state.waiter, ending)
+            return (texts, state.waiter, ending)
         }
-        if let last = frames.last {
-            for frame in frames.dropLast() { channel.write(frame, promise: nil) }
+        if !texts.isEmpty {
+            let bytes = texts.reduce(0) { $0 + $1.utf8.count }
+            for text in texts.dropLast() { channel.write(Self.frame(text), promise: nil) }
             let written = channel.eventLoop.makePromise(of: Void.self)
-            let count = frames.count
-            written.futureResult.whenComplete { _ in self.state.withLock { $0.inFlight -= count } }
-            channel.writeAndFlush(last, promise: written)
+            written.futureResult.whenComplete { _ in
+                self.state.withLock {
+                    $0.pendingFrames -= texts.count
+                    $0.pendingBytes -= bytes
+                }
+            }
+            channel.writeAndFlush(Self.frame(texts[texts.count - 1]), promise: written)
         }
-        if let ending { waiter?.resume(returning: ending) }
+        guard let ending else { return }
+        waiter?.resume(returning: ending)
+        if ending == Self.fellBehind {
+            // A window that doesn't read can't read its close either.
+            channel.eventLoop.scheduleTask(in: Self.dropGrace) { [channel] in channel.close(promise: nil) }
+        }
+    }
+
+    private static func frame(_ text: String) -> WebSocketFrame {
+        WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))
+    }
+}
+
+/// Drops any frame written after a close frame. Hummingbird's WebSocket layer writes the close
+/// (the window's requests broke a rule, the window closed, the server is shutting down) and
+/// ``LiveWriter`` writes everything else, each into the same channel from its own side; a
+/// change written after the close would make the browser fail the connection (1006) instead of
+/// reading the close code.
+final class CloseGuard: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private var closed = false
+
+    /// Puts a guard where every frame passes it: next to the frame encoder, on its writing side.
+    static func install(in channel: any Channel) {
+        channel.eventLoop.execute {
+            let pipeline = channel.pipeline.syncOperations
+            guard let encoder = try? pipeline.context(handlerType: WebSocketFrameEncoder.self) else { return }
+            try? pipeline.addHandler(CloseGuard(), position: .after(encoder.handler))
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !closed else {
+            promise?.fail(ChannelError.outputClosed)
+            return
+        }
+        if unwrapOutboundIn(data).opcode == .connectionClose { closed = true }
+        context.write(data, promise: promise)
     }
 }
