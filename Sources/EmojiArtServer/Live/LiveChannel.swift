@@ -176,10 +176,13 @@ struct LiveChannel: Sendable {
                     inbound, document: document, role: role, author: author, peer: peer, rates: rates,
                     writer: writer, outbound: outbound)
             }
-            // The first to end — the writer after a close, the reader — ends all.
-            let first = await group.next() ?? nil
+            // The first to end — the writer after a close, the reader — ends all. The reader's
+            // error counts whichever ends first: it stops the writer as it ends, so the writer's
+            // task may be the one seen first.
+            var error = await group.next() ?? nil
             group.cancelAll()
-            return first
+            for await other in group where error == nil { error = other }
+            return error
         }
         await presence.leave(document: id, peer: peer)
         // Thrown on, so the WebSocket layer closes with its code: 1002 for a frame that breaks
