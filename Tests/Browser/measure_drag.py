@@ -17,12 +17,11 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import shutil
 import time
 
 from playwright.sync_api import sync_playwright
 
-from measure_pan import FIRST_FRAME, RECORDER, make_document, report, start_server
+from measure_pan import FIRST_FRAME, RECORDER, make_document, report, serving
 
 
 def gesture(page, start: tuple[float, float], path, seconds: float) -> list[float]:
@@ -54,12 +53,7 @@ def main() -> None:
     parser.add_argument("--chromium", default=os.environ.get("EMOJIART_CHROMIUM", "/usr/bin/chromium"))
     args = parser.parse_args()
 
-    process = data = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        process, base, data = start_server()
-    try:
+    with serving(args.url) as base:
         doc = make_document(base, args.count)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])
@@ -100,11 +94,6 @@ def main() -> None:
                                                          by + radius * math.sin(begin + 0.6 * math.sin(t * 2.1))), args.seconds)
             report(f"rotate {args.count} selected emojis", frames)
             browser.close()
-    finally:
-        if process:
-            process.terminate()
-            process.wait(timeout=10)
-            shutil.rmtree(data, ignore_errors=True)
 
 
 if __name__ == "__main__":

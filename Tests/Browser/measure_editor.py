@@ -21,13 +21,12 @@ import argparse
 import math
 import os
 import random
-import shutil
 import sys
 import time
 
 from playwright.sync_api import sync_playwright
 
-from measure_pan import EMOJIS, RECORDER, call, graphemes, percentile, start_server
+from measure_pan import EMOJIS, RECORDER, call, graphemes, percentile, serving
 
 
 def make_document(base: str, count: int) -> dict:
@@ -123,12 +122,7 @@ def main() -> None:
     os.environ.setdefault("EMOJIART_BIN", os.path.join(os.path.dirname(__file__), "..", "..", ".build", "release", "emojiart"))
     counts = [int(c) for c in args.counts.split(",")]
 
-    process = data = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        process, base, data = start_server()
-    try:
+    with serving(args.url) as base:
         docs = [make_document(base, count) for count in counts]
         results = {}
         with sync_playwright() as p:
@@ -146,11 +140,6 @@ def main() -> None:
             small, big = results[min(results)], results[max(results)]
             ratios = ", ".join(f"{k} {percentile(big[k], 50) / percentile(small[k], 50):.2f}×" for k in ("pan", "zoom", "drag"))
             print(f"median frame at {max(results):,} ÷ at {min(results):,}: {ratios}")
-    finally:
-        if process:
-            process.terminate()
-            process.wait(timeout=10)
-            shutil.rmtree(data, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ recording requestAnimationFrame deltas. Prints p50/p95/max frame time in ms and 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -67,6 +68,22 @@ def start_server() -> tuple[subprocess.Popen, str, str]:
             time.sleep(0.2)
     process.kill()
     sys.exit("the server did not answer /api/health")
+
+
+@contextlib.contextmanager
+def serving(url: str | None):
+    """The base URL of the server at `url`, or of one started for the measurement (stopped, its
+    data folder removed, when the block ends)."""
+    if url:
+        yield url.rstrip("/")
+        return
+    process, base, data = start_server()
+    try:
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def make_document(base: str, count: int) -> dict:
@@ -157,12 +174,7 @@ def main() -> None:
     parser.add_argument("--chromium", default=os.environ.get("EMOJIART_CHROMIUM", "/usr/bin/chromium"))
     args = parser.parse_args()
 
-    process = data = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        process, base, data = start_server()
-    try:
+    with serving(args.url) as base:
         began = time.monotonic()
         doc = make_document(base, args.count)
         print(f"created a document with {len(doc['emojis'])} emojis in {time.monotonic() - began:.2f} s")
@@ -181,11 +193,6 @@ def main() -> None:
             zoom = float(page.locator("#canvas").get_attribute("data-zoom"))
             report(f"pan at zoom-to-fit {zoom * 100:.0f}% (all {args.count} on screen)", pan(page, args.seconds))
             browser.close()
-    finally:
-        if process:
-            process.terminate()
-            process.wait(timeout=10)
-            shutil.rmtree(data, ignore_errors=True)
 
 
 if __name__ == "__main__":
