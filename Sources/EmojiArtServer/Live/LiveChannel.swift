@@ -220,7 +220,9 @@ struct LiveChannel: Sendable {
     }
 
     /// Applies the window's requests in order, answering each through `writer`, which it stops
-    /// before closing the connection itself.
+    /// as it ends. (Its closes are sent before that: stopping the writer first would end the
+    /// connection's task group, cancelling the close mid-write. Nothing the writer writes after
+    /// a close frame reaches the window: ``CloseGuard``.)
     private func receive(
         _ inbound: WebSocketInboundStream, document: LiveDocument, role: DocumentRole, author: UUID?, peer: String,
         rates: SenderRates, writer: LiveWriter, outbound: WebSocketOutboundWriter
@@ -239,7 +241,6 @@ struct LiveChannel: Sendable {
                         * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
                 refilled = now
                 guard bucket >= 1 else {
-                    writer.stop()
                     try await outbound.close(
                         .unknown(LiveCloseCode.tooManyMessages.rawValue), reason: "Too many messages; slow down.")
                     return nil
@@ -262,7 +263,6 @@ struct LiveChannel: Sendable {
                     }
                 } catch {
                     let reason = "Not a request: \(APIError(error).message)"
-                    writer.stop()
                     try await outbound.close(
                         .unknown(LiveCloseCode.badMessage.rawValue), reason: String(reason.prefix(120)))
                     return nil
