@@ -58,10 +58,17 @@ public func buildApplication(
             StoreChangeService(
                 store: shared, library: library, palettes: components.palettes, grants: components.grants))
     }
+    let live = LiveChannel(
+        library: library, access: components.documentAccess, grants: components.grants, presence: PresenceHub(),
+        snapshots: SnapshotFrames(), shared: LiveChannel.SharedLimits(components.settings), logger: logger)
+    // Stops first, right after the HTTP server: the live windows are told to reconnect, and let go of
+    // their documents before the maintenance folds their logs.
+    let liveConnections = LiveConnections(closeTimeout: configuration.liveCloseTimeout)
     services.append(
         MaintenanceService(
             library: library, sessions: stores.sessions, grants: components.grants,
             settings: configuration.accessSettings, interval: configuration.maintenanceInterval, logger: logger))
+    services.append(liveConnections)
     let host = configuration.host
     var app = Application(
         router: router,
@@ -71,7 +78,8 @@ public func buildApplication(
             // Text that is not UTF-8 closes the connection with 1007 (RFC 6455 §8.1).
             configuration: .init(
                 maxFrameSize: LiveChannel.Limits().maximumMessageBytes, closeTimeout: configuration.liveCloseTimeout,
-                validateUTF8: true)),
+                validateUTF8: true),
+            live: live, connections: liveConnections),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
         services: services,
         onServerRunning: { channel in
@@ -179,28 +187,16 @@ func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: 
     let router = Router(context: LiveRequestContext.self)
     router.middlewares.add(SecurityHeadersMiddleware())
     router.middlewares.add(LiveAuthenticationMiddleware(authenticator: components.authenticator))
-    let channel = LiveChannel(
-        library: components.library, access: components.documentAccess, grants: components.grants,
-        presence: PresenceHub(), snapshots: SnapshotFrames(), shared: LiveChannel.SharedLimits(components.settings),
-        logger: logger)
-    router.ws("/api/documents/{id}/live") { request, context in
-        guard context.parameters.get("id").flatMap(UUID.init(uuidString:)) != nil else { return .dontUpgrade }
+    // Upgraded by LiveUpgrade, which runs this route to find out who follows which document.
+    router.get("/api/documents/{id}/live") { request, context -> HTTPResponse.Status in
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { return .badRequest }
         let version = request.uri.queryParameters.get("version")
-        guard version == nil || Int(version!) != nil else { return .dontUpgrade }
-        return .upgrade([:])
-    } onUpgrade: { inbound, outbound, context in
-        let connections = ServerMetrics.liveConnections("document")
-        connections.increment()
-        defer { connections.decrement() }
-        LiveChannel.limitSendBuffer(of: context.requestContext.channel)
-        let id = context.requestContext.parameters.get("id").flatMap(UUID.init(uuidString:))
-        let version = context.request.uri.queryParameters.get("version").flatMap { Int($0) }
-        guard let id else { return }
-        let address = ClientAddress.key(
-            peer: context.requestContext.peerAddress, headers: context.request.headers, settings: components.settings)
-        try await channel.run(
-            document: id, since: version, access: context.requestContext.access, address: address,
-            channel: context.requestContext.channel, inbound: inbound, outbound: outbound)
+        guard version == nil || Int(version!) != nil else { return .badRequest }
+        context.liveStart.value = LiveStart(
+            document: id, version: version.flatMap { Int($0) }, access: context.access,
+            address: ClientAddress.key(
+                peer: context.peerAddress, headers: request.headers, settings: components.settings))
+        return .ok
     }
     let paletteChannel = PaletteChannel(logger: logger)
     let (palettes, builtIns) = (components.palettes, components.builtInPalettes)

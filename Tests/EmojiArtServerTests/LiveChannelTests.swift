@@ -220,7 +220,7 @@ extension LiveChannelTests {
             }
             let window = LiveTestWindow(port: port, path: "/api/documents/\(id)/live")
             let snapshot = try await window.next()
-            #expect(window.received[0].utf8.count > 2 * LiveChannel.fragmentBytes, "\(window.received[0])")
+            #expect(window.received[0].utf8.count > 2 * LiveWriter.fragmentBytes, "\(window.received[0])")
             let state = try #require(snapshot["state"] as? [String: Any])
             let emojis = try #require(state["emojis"] as? [[String: Any]])
             #expect(emojis.count == 3_000)

@@ -2,68 +2,119 @@ import EmojiArtWire
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
+import Synchronization
 import Testing
 
 @testable import EmojiArtServer
 
 /// ``LiveWriter`` on an embedded channel, whose event loop runs only when told: what is held
-/// until the snapshot is out, how frames not yet in the socket are counted, and how a window
-/// that stops reading, a revocation, a stop and a close frame end the writing.
+/// until the opening is out, a snapshot written as the socket takes it, how frames not yet in
+/// the socket are counted, and how a window that stops reading, a revocation and a stop end the
+/// writing.
 @Suite struct LiveWriterTests {
+    private func frames(_ channel: EmbeddedChannel) throws -> [WebSocketFrame] {
+        var frames: [WebSocketFrame] = []
+        while let frame = try channel.readOutbound(as: WebSocketFrame.self) { frames.append(frame) }
+        return frames
+    }
+
     private func written(_ channel: EmbeddedChannel) throws -> [String] {
-        var texts: [String] = []
-        while let frame = try channel.readOutbound(as: WebSocketFrame.self) {
+        try frames(channel).map { frame in
             #expect(frame.opcode == .text && frame.fin)
-            texts.append(String(buffer: frame.data))
+            return String(buffer: frame.data)
         }
-        return texts
     }
 
     private func run(_ channel: EmbeddedChannel) {
         (channel.eventLoop as! EmbeddedEventLoop).run()
     }
 
-    @Test func whatComesBeforeTheSnapshotIsHeldThenEverythingGoesOutInOrder() async throws {
+    /// A writer and what it ended with.
+    private func writer(_ channel: EmbeddedChannel, limit: Int) -> (LiveWriter, Endings) {
+        let endings = Endings()
+        let writer = LiveWriter(channel: channel, limit: limit) { ending in endings.list.withLock { $0.append(ending) }
+        }
+        return (writer, endings)
+    }
+
+    @Test func whatComesBeforeTheOpeningIsHeldThenEverythingGoesOutInOrder() throws {
         let channel = EmbeddedChannel()
-        let writer = LiveWriter(channel: channel, limit: 16)
+        let (writer, endings) = writer(channel, limit: 16)
         #expect(writer.deliver(.presence("a")))
         run(channel)
-        #expect(try written(channel).isEmpty)  // the snapshot is still on its way
-        writer.start(sentVersion: 0)
+        #expect(try written(channel).isEmpty)  // the window has not been sent the document yet
+        writer.start(sentVersion: 0, opening: .messages(["missed", "synced"]))
         #expect(writer.deliver(.presence("b")))
         #expect(writer.deliver(.reply(.refused(requestID: "r1", code: "conflict", message: "no", currentVersion: 0))))
         run(channel)
         let texts = try written(channel)
-        #expect(texts.count == 3)
-        #expect(texts[0] == "a" && texts[1] == "b" && texts[2].contains(#""requestId":"r1""#))
+        #expect(texts.count == 5)
+        #expect(texts[..<4] == ["missed", "synced", "a", "b"] && texts[4].contains(#""requestId":"r1""#))
         writer.stop()
-        #expect(await writer.ending() == nil)
+        run(channel)
+        #expect(endings.list.withLock { $0 }.isEmpty)
         #expect(!writer.deliver(.presence("c")))  // stopped: the document may forget this window
     }
 
-    @Test func aWindowThatStopsReadingIsDroppedAndItsSocketClosedIfItReadsNothing() async throws {
+    @Test func aSnapshotGoesOutInFragmentsAsTheSocketTakesThemAndWhatCameMeanwhileAfterIt() throws {
         let channel = EmbeddedChannel()
-        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
-        let writer = LiveWriter(channel: channel, limit: 3)
-        writer.start(sentVersion: 0)
+        let (writer, _) = writer(channel, limit: 16)
+        let snapshot = String(repeating: "x", count: 2 * LiveWriter.fragmentBytes + 10)
+        channel.isWritable = false
+        writer.start(sentVersion: 0, opening: .snapshot(ByteBuffer(string: snapshot)))
+        #expect(writer.deliver(.presence("after")))
+        run(channel)
+        #expect(try frames(channel).isEmpty)  // the socket is full
+        channel.isWritable = true
+        writer.writabilityChanged()
+        run(channel)
+        let sent = try frames(channel)
+        #expect(sent.map(\.opcode) == [.text, .continuation, .continuation, .text])
+        #expect(sent.map(\.fin) == [false, false, true, true])
+        #expect(sent[..<3].map { String(buffer: $0.data) }.joined() == snapshot)
+        #expect(String(buffer: sent[3].data) == "after")
+    }
+
+    @Test func aWindowThatStopsReadingIsDropped() async throws {
+        let channel = EmbeddedChannel()
+        let (writer, endings) = writer(channel, limit: 3)
+        writer.start(sentVersion: 0, opening: .messages([]))
         // The event loop never gets to write: the frames pile up.
         #expect(writer.deliver(.presence("1")) && writer.deliver(.presence("2")) && writer.deliver(.presence("3")))
         #expect(!writer.deliver(.presence("4")))
         #expect(!writer.deliver(.presence("5")))
         run(channel)
         #expect(try written(channel).isEmpty)
-        #expect(await writer.ending() == LiveWriter.Ending(code: .fellBehind, reason: "Too far behind; reconnect."))
-        #expect(channel.isActive)
-        (channel.eventLoop as! EmbeddedEventLoop).advanceTime(by: LiveWriter.dropGrace)
-        #expect(!channel.isActive)
+        #expect(
+            endings.list.withLock { $0 } == [LiveWriter.Ending(code: .fellBehind, reason: "Too far behind; reconnect.")]
+        )
+    }
+
+    @Test func aRevocationDuringASnapshotEndsItBeforeAnotherMessageBegins() throws {
+        let channel = EmbeddedChannel()
+        let (writer, endings) = writer(channel, limit: 16)
+        writer.start(
+            sentVersion: 0, opening: .snapshot(ByteBuffer(repeating: 0x78, count: 3 * LiveWriter.fragmentBytes)))
+        // One fragment fits before the socket is full.
+        channel.isWritable = true
+        let firstOnly = FirstWriteFills(channel)
+        try channel.pipeline.syncOperations.addHandler(firstOnly)
+        run(channel)
+        #expect(writer.deliver(.presence("queued")))
+        writer.end(.accessRevoked, reason: "The link was revoked.")
+        run(channel)
+        let sent = try frames(channel)
+        #expect(sent.count == 1 && !sent[0].fin)  // no "queued" inside the unfinished snapshot
+        #expect(
+            endings.list.withLock { $0 } == [LiveWriter.Ending(code: .accessRevoked, reason: "The link was revoked.")])
     }
 
     @Test func framesCountUntilTheSocketHasThemNotJustUntilTheChannelDoes() async throws {
         let channel = EmbeddedChannel()
         let socket = HeldWrites()
         try await channel.pipeline.addHandler(socket)
-        let writer = LiveWriter(channel: channel, limit: 3)
-        writer.start(sentVersion: 0)
+        let (writer, endings) = writer(channel, limit: 3)
+        writer.start(sentVersion: 0, opening: .messages([]))
         #expect(writer.deliver(.presence("a")) && writer.deliver(.presence("b")))
         run(channel)
         socket.release()  // written to the socket: no longer counted
@@ -72,42 +123,25 @@ import Testing
         // c, d and e are in the channel but not in the socket: a fourth is one too many.
         #expect(!writer.deliver(.presence("f")))
         run(channel)
-        #expect(await writer.ending()?.code == .fellBehind)
+        #expect(endings.list.withLock { $0 }.map(\.code) == [.fellBehind])
     }
 
-    @Test func aRevocationEndsTheWritingAfterWhatWasQueued() async throws {
+    @Test func aRevocationEndsTheWritingAfterWhatWasQueued() throws {
         let channel = EmbeddedChannel()
-        let writer = LiveWriter(channel: channel, limit: 16)
-        writer.start(sentVersion: 0)
+        let (writer, endings) = writer(channel, limit: 16)
+        writer.start(sentVersion: 0, opening: .messages([]))
         #expect(writer.deliver(.presence("before")))
         writer.end(.accessRevoked, reason: "The link was revoked.")
         #expect(!writer.deliver(.presence("after")))
         run(channel)
         #expect(try written(channel) == ["before"])
-        #expect(await writer.ending() == LiveWriter.Ending(code: .accessRevoked, reason: "The link was revoked."))
+        #expect(
+            endings.list.withLock { $0 } == [LiveWriter.Ending(code: .accessRevoked, reason: "The link was revoked.")])
     }
+}
 
-    @Test func nothingIsWrittenAfterACloseFrameWhoeverWroteIt() async throws {
-        let channel = EmbeddedChannel()
-        try await channel.pipeline.addHandler(WebSocketFrameEncoder())
-        let writer = LiveWriter(channel: channel, limit: 16)
-        writer.start(sentVersion: 0)
-        #expect(writer.deliver(.presence("before")))
-        run(channel)
-        // The WebSocket layer closes (say the window sent a bad message)…
-        var code = ByteBuffer()
-        code.write(webSocketErrorCode: .unknown(4400))
-        try await channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: code)).get()
-        // …and a change for the window arrives a moment later.
-        _ = writer.deliver(.presence("after"))
-        run(channel)
-        var bytes: [UInt8] = []
-        while var buffer = try channel.readOutbound(as: ByteBuffer.self) {
-            bytes += buffer.readBytes(length: buffer.readableBytes) ?? []
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.contains("before") && !text.contains("after"))
-    }
+private final class Endings: Sendable {
+    let list = Mutex<[LiveWriter.Ending]>([])
 }
 
 /// Stands for a socket that takes writes only when told: write promises stay pending.
@@ -122,5 +156,18 @@ private final class HeldWrites: ChannelOutboundHandler, @unchecked Sendable {
     func release() {
         for promise in pending { promise.succeed() }
         pending = []
+    }
+}
+
+/// Stands for a socket whose buffer the first write fills.
+private final class FirstWriteFills: ChannelOutboundHandler, @unchecked Sendable {
+    typealias OutboundIn = WebSocketFrame
+    private let channel: EmbeddedChannel
+
+    init(_ channel: EmbeddedChannel) { self.channel = channel }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        channel.isWritable = false
+        context.write(data, promise: promise)
     }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import Synchronization
 
 /// Who is asking, as the credentials a request carried say.
 public enum Requester: Sendable, Equatable {
@@ -100,11 +101,24 @@ public struct LiveRequestContext: AccessRequestContext, WebSocketRequestContext 
     public let peerAddress: String?
     /// The connection, for its socket's options once upgraded.
     let channel: any Channel
+    /// Set by the live document route for ``LiveUpgrade``: who follows which document.
+    let liveStart = LiveStartBox()
 
     public init(source: Source) {
         coreContext = .init(source: source)
         webSocket = .init()
         peerAddress = source.channel.remoteAddress?.ipAddress
         channel = source.channel
+    }
+}
+
+/// Where the live document route leaves its ``LiveStart`` (a request context is copied on its
+/// way through the middleware; this box is shared by the copies).
+final class LiveStartBox: Sendable {
+    private let start = Mutex<LiveStart?>(nil)
+
+    var value: LiveStart? {
+        get { start.withLock { $0 } }
+        set { start.withLock { $0 = newValue } }
     }
 }

@@ -71,51 +71,69 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// The HTTP/1 server with WebSocket upgrades, with an ``UpgradeGate`` in front of them.
+/// The HTTP/1 server with WebSocket upgrades, with an ``UpgradeGate`` in front of them, and the
+/// live document connections upgraded by ``LiveUpgrade`` rather than Hummingbird.
 struct GuardedWebSocketChannel: ServerChildChannel {
-    typealias Value = HTTP1WebSocketUpgradeChannel.Value
+    struct Value: ServerChildChannelValue {
+        let upgrade: HTTP1WebSocketUpgradeChannel.Value
+        let owner: EventLoopFuture<LiveUpgrade.Owner>
+        var channel: any Channel { upgrade.channel }
+    }
 
     let upgradeChannel: HTTP1WebSocketUpgradeChannel
     let siteGuard: SiteGuard
     let headTimeout: TimeAmount
+    let live: LiveUpgrade.Opener
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         upgradeChannel.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let upgrader = try pipeline.handler(
                 type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            // The gate first, then the live documents' upgrade, then Hummingbird's.
+            let owner = channel.eventLoop.makePromise(of: LiveUpgrade.Owner.self)
+            let liveUpgrade = LiveUpgrade(opener: live, logger: logger, owner: owner)
+            try pipeline.addHandler(liveUpgrade, position: .before(upgrader))
             try pipeline.addHandler(
-                UpgradeGate(siteGuard: siteGuard, headTimeout: headTimeout), position: .before(upgrader))
+                UpgradeGate(siteGuard: siteGuard, headTimeout: headTimeout), position: .before(liveUpgrade))
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(UnreadableHeads(), position: .after(decoder))
             try pipeline.addHandler(MaskedClientFrames(), position: .first)
-            return value
+            return Value(upgrade: value, owner: owner.futureResult)
         }
     }
 
+    /// Hummingbird's, unless the connection became a live document's: that one runs on its
+    /// event loop, with no task (``LiveUpgrade``).
     func handle(value: Value, logger: Logger) async {
-        await upgradeChannel.handle(value: value, logger: logger)
+        guard (try? await value.owner.get()) == .hummingbird else { return }
+        await upgradeChannel.handle(value: value.upgrade, logger: logger)
     }
 }
 
 extension HTTPServerBuilder {
     /// HTTP/1 with WebSocket upgrades through `webSocketRouter`, refused ones answered by the
-    /// HTTP router (``UpgradeGate``).
+    /// HTTP router (``UpgradeGate``), live documents' upgraded by ``LiveUpgrade``.
     ///
     /// - Parameter headTimeout: how long a connection may go without a complete request head,
     ///   on its first request and between kept-alive ones.
     static func guardedWebSocketUpgrade(
         webSocketRouter: Router<LiveRequestContext>, siteGuard: SiteGuard, headTimeout: Duration,
-        configuration: WebSocketServerConfiguration
+        configuration: WebSocketServerConfiguration, live: LiveChannel, connections: LiveConnections
     ) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         let timeout = TimeAmount(headTimeout)
+        let opener = LiveUpgrade.Opener(
+            respond: { try await webSocketResponder.respond(to: $0, context: $1) }, channel: live,
+            connections: connections,
+            socket: .init(
+                maximumMessageBytes: configuration.maxFrameSize, closeTimeout: TimeAmount(configuration.closeTimeout)))
         return .init { responder in
             GuardedWebSocketChannel(
                 upgradeChannel: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: .init(http1: .init(idleTimeout: timeout), ws: configuration)),
-                siteGuard: siteGuard, headTimeout: timeout)
+                siteGuard: siteGuard, headTimeout: timeout, live: opener)
         }
     }
 }

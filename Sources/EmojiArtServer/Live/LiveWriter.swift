@@ -3,20 +3,23 @@ import NIOCore
 import NIOWebSocket
 import Synchronization
 
-/// What a live connection writes once the window has its snapshot: the document's events and
-/// the window's replies, in the order ``LiveOutbox`` says, written straight into the socket's
-/// channel on its event loop — no task waits for them. Whatever arrives while a batch is on its
-/// way goes out in the next one, with one flush for all of it, so a window that is sent many
-/// changes at once costs one system call, not one each. The text is turned into frames there,
-/// on the event loop, not on the document's executor that hands it over.
+/// What a live connection writes: what the window is sent first (its snapshot, or the changes
+/// it missed), then the document's events and the window's replies in the order ``LiveOutbox``
+/// says — written straight into the socket's channel on its event loop; no task waits for
+/// them. Whatever arrives while a batch is on its way goes out in the next one, with one flush
+/// for all of it, so a window that is sent many changes at once costs one system call, not one
+/// each. The text is turned into frames there, on the event loop, not on the document's
+/// executor that hands it over.
 ///
-/// Items delivered before ``start(sentVersion:)`` (while the snapshot is being written through
-/// the WebSocket layer) are held and go out first. A window that stops reading lets its
-/// unwritten frames pile up; past `limit` frames or ``limitBytes`` it is dropped:
-/// ``deliver(_:)`` answers false, so the document forgets it, the connection closes with 4408,
-/// and if the window doesn't read even that, the socket is closed ``dropGrace`` later.
+/// A snapshot goes out in fragments of at most ``fragmentBytes``, as the socket can take them
+/// (``writabilityChanged()``): a 7 MB snapshot sent to 200 windows at once takes its turns with
+/// everyone else's requests on the event loops, and a window that doesn't read stops being
+/// written to once its socket is full. The fragments are slices of the one shared buffer.
 ///
-/// Nothing is written after a close frame, whoever sent it (``CloseGuard``).
+/// Items delivered before ``start(sentVersion:opening:)`` are held and go out after what it
+/// sends. A window that stops reading lets its unwritten frames pile up; past `limit` frames or
+/// ``limitBytes`` it is dropped: ``deliver(_:)`` answers false, so the document forgets it, and
+/// the connection closes with 4408.
 final class LiveWriter: Sendable {
     /// Why the writing ended: the connection closes with this code and reason.
     struct Ending: Sendable, Equatable {
@@ -24,15 +27,26 @@ final class LiveWriter: Sendable {
         var reason: String
     }
 
+    /// What the window is sent before anything else.
+    enum Opening: Sendable {
+        /// The whole document, as one text message's payload.
+        case snapshot(ByteBuffer)
+        /// Messages (the changes it missed, then `synced`).
+        case messages([String])
+    }
+
     /// Bytes a window may have unwritten before it is dropped.
     static let limitBytes = 8 * 1024 * 1024
-    /// How long a dropped window's close may wait for it to read before the socket is closed.
-    static let dropGrace = TimeAmount.seconds(10)
+    /// Longest fragment a snapshot is written in.
+    static let fragmentBytes = 64 * 1024
 
     private struct State: Sendable {
         var outbox: LiveOutbox
         var started = false
         var held: [LiveOutbox.Item] = []
+        /// What of the snapshot is still to be written, and whether some of it already was.
+        var snapshot: ByteBuffer?
+        var snapshotBegun = false
         /// Texts waiting for the event loop.
         var queue: [String] = []
         /// Frames and bytes queued or handed to the channel and not yet written to the socket.
@@ -41,22 +55,24 @@ final class LiveWriter: Sendable {
         var drainScheduled = false
         /// Set once: after it nothing more is queued.
         var ending: Ending?
-        /// Set once the frames before the ending are in the channel: the connection may close.
+        /// Set once the ending has been handed over.
         var ended = false
         /// Ended by ``stop()``: nothing to close with.
         var stopped = false
-        var waiter: CheckedContinuation<Ending?, Never>?
     }
 
     private let channel: any Channel
     private let limit: Int
+    private let ended: @Sendable (Ending) -> Void
     private let state: Mutex<State>
 
-    init(channel: any Channel, limit: Int) {
+    /// - Parameter ended: called on the event loop once the writing has ended with a close code,
+    ///   after everything before it is in the channel: the connection closes with it.
+    init(channel: any Channel, limit: Int, ended: @escaping @Sendable (Ending) -> Void) {
         self.channel = channel
         self.limit = limit
+        self.ended = ended
         state = Mutex(State(outbox: LiveOutbox(sentVersion: 0)))
-        CloseGuard.install(in: channel)
     }
 
     /// Takes something for the window; false once the window is no longer written to.
@@ -79,12 +95,22 @@ final class LiveWriter: Sendable {
         return accepted
     }
 
-    /// The window has been sent the document at `version` (the snapshot, or the changes it
-    /// missed): what was held goes out, then whatever comes.
-    func start(sentVersion version: Int) {
+    /// The window is sent `opening`, which brings it to `version`; what was held goes out after
+    /// it, then whatever comes.
+    func start(sentVersion version: Int, opening: Opening) {
         let schedule: Bool = state.withLock { state in
+            guard !state.stopped else { return false }
             state.started = true
             state.outbox = LiveOutbox(sentVersion: version)
+            switch opening {
+            case .snapshot(let buffer): state.snapshot = buffer
+            case .messages(let texts):
+                for text in texts {
+                    state.queue.append(text)
+                    state.pendingFrames += 1
+                    state.pendingBytes += text.utf8.count
+                }
+            }
             for item in state.held { Self.queue(item, in: &state, limit: limit) }
             state.held = []
             return Self.claimDrain(&state)
@@ -102,36 +128,21 @@ final class LiveWriter: Sendable {
         if schedule { channel.eventLoop.execute { self.drain() } }
     }
 
-    /// Stops writing without a word: the connection is closing for another reason (the reader
-    /// is about to close it, or already has).
+    /// Stops writing without a word: the connection is closing for another reason.
     func stop() {
-        let waiter = state.withLock { state -> CheckedContinuation<Ending?, Never>? in
+        state.withLock { state in
             state.stopped = true
             state.queue = []
             state.held = []
-            state.ended = true
-            defer { state.waiter = nil }
-            return state.waiter
+            state.snapshot = nil
         }
-        waiter?.resume(returning: nil)
     }
 
-    /// Waits until the writing has ended and everything before the end is in the channel: the
-    /// close code and reason to close with, or nil when ``stop()`` ended it (or the task was
-    /// cancelled).
-    func ending() async -> Ending? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Ending?? in
-                    if state.ended { return .some(state.stopped ? nil : state.ending) }
-                    state.waiter = continuation
-                    return .none
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        } onCancel: {
-            stop()
-        }
+    /// On the event loop: the socket can take more (or can't); a snapshot being written goes on.
+    func writabilityChanged() {
+        guard channel.isWritable else { return }
+        let schedule = state.withLock { state in state.snapshot != nil ? Self.claimDrain(&state) : false }
+        if schedule { drain() }
     }
 
     private static let fellBehind = Ending(code: .fellBehind, reason: "Too far behind; reconnect.")
@@ -161,19 +172,55 @@ final class LiveWriter: Sendable {
         return true
     }
 
-    /// On the event loop: writes what is queued, flushes once, and hands over an ending.
+    /// On the event loop: writes the snapshot as far as the socket takes it, then what is
+    /// queued, flushes once, and hands over an ending.
     private func drain() {
-        let (texts, waiter, ending) = state.withLock {
-            state -> ([String], CheckedContinuation<Ending?, Never>?, Ending?) in
+        let taken = state.withLock { state -> (snapshot: ByteBuffer?, begun: Bool, texts: [String], ending: Ending?) in
             state.drainScheduled = false
-            let texts = state.queue
-            state.queue = []
-            guard let ending = state.ending, !state.ended, !state.stopped else { return (texts, nil, nil) }
+            if state.ending != nil, state.snapshot != nil {
+                // A close may come between a message's fragments; the rest of the snapshot needn't,
+                // nor may another message once some of it is out.
+                state.snapshot = nil
+                if state.snapshotBegun { state.queue = [] }
+            }
+            let snapshot = state.snapshot
+            state.snapshot = nil
+            // What is queued waits for the snapshot.
+            let texts = snapshot == nil ? state.queue : []
+            if snapshot == nil { state.queue = [] }
+            guard snapshot == nil, let ending = state.ending, !state.ended, !state.stopped else {
+                return (snapshot, state.snapshotBegun, texts, nil)
+            }
             state.ended = true
-            defer { state.waiter = nil }
-            return (texts, state.waiter, ending)
+            return (nil, state.snapshotBegun, texts, ending)
         }
-        if !texts.isEmpty {
+        if var rest = taken.snapshot {
+            var begun = taken.begun
+            while rest.readableBytes > 0, channel.isWritable {
+                let fragment = rest.readSlice(length: min(Self.fragmentBytes, rest.readableBytes))!
+                channel.writeAndFlush(
+                    WebSocketFrame(
+                        fin: rest.readableBytes == 0, opcode: begun ? .continuation : .text, data: fragment),
+                    promise: nil)
+                begun = true
+            }
+            let finished = rest.readableBytes == 0
+            let again = state.withLock { state -> Bool in
+                state.snapshotBegun = begun
+                guard !state.stopped else { return false }
+                if !finished {
+                    state.snapshot = rest
+                    // An ending that came meanwhile goes now; else the rest once the socket can take it.
+                    return state.ending != nil ? Self.claimDrain(&state) : false
+                }
+                // Finished: what was queued meanwhile goes now.
+                return Self.claimDrain(&state)
+            }
+            if again { drain() }
+            return
+        }
+        if !taken.texts.isEmpty {
+            let texts = taken.texts
             let bytes = texts.reduce(0) { $0 + $1.utf8.count }
             for text in texts.dropLast() { channel.write(Self.frame(text), promise: nil) }
             let written = channel.eventLoop.makePromise(of: Void.self)
@@ -185,45 +232,10 @@ final class LiveWriter: Sendable {
             }
             channel.writeAndFlush(Self.frame(texts[texts.count - 1]), promise: written)
         }
-        guard let ending else { return }
-        waiter?.resume(returning: ending)
-        if ending == Self.fellBehind {
-            // A window that doesn't read can't read its close either.
-            channel.eventLoop.scheduleTask(in: Self.dropGrace) { [channel] in channel.close(promise: nil) }
-        }
+        if let ending = taken.ending { ended(ending) }
     }
 
     private static func frame(_ text: String) -> WebSocketFrame {
         WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))
-    }
-}
-
-/// Drops any frame written after a close frame. Hummingbird's WebSocket layer writes the close
-/// (the window's requests broke a rule, the window closed, the server is shutting down) and
-/// ``LiveWriter`` writes everything else, each into the same channel from its own side; a
-/// change written after the close would make the browser fail the connection (1006) instead of
-/// reading the close code.
-final class CloseGuard: ChannelOutboundHandler, RemovableChannelHandler {
-    typealias OutboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
-
-    private var closed = false
-
-    /// Puts a guard where every frame passes it: next to the frame encoder, on its writing side.
-    static func install(in channel: any Channel) {
-        channel.eventLoop.execute {
-            let pipeline = channel.pipeline.syncOperations
-            guard let encoder = try? pipeline.context(handlerType: WebSocketFrameEncoder.self) else { return }
-            try? pipeline.addHandler(CloseGuard(), position: .after(encoder.handler))
-        }
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard !closed else {
-            promise?.fail(ChannelError.outputClosed)
-            return
-        }
-        if unwrapOutboundIn(data).opcode == .connectionClose { closed = true }
-        context.write(data, promise: promise)
     }
 }

@@ -1,0 +1,281 @@
+import EmojiArtKit
+import EmojiArtLive
+import EmojiArtStore
+import EmojiArtWire
+import Foundation
+import NIOCore
+import NIOWebSocket
+import Synchronization
+
+/// Who asked to follow which document, found out before the upgrade (the live router's
+/// middleware and route) and carried to the connection.
+struct LiveStart: Sendable {
+    var document: UUID
+    /// The version the window has, when it reconnects.
+    var version: Int?
+    var access: RequestAccess
+    /// The client's, as ``ClientAddress`` counts it.
+    var address: String
+}
+
+/// One window following one document (``LiveChannel``): the connection's logic between its
+/// ``LiveSocket`` and the document, with no task while it is idle.
+///
+/// A task runs only while there is something to do: one opens the connection (who may follow,
+/// the document, the snapshot), then one at a time applies the window's messages in order and
+/// ends when none is left; the socket is not read meanwhile. Everything the window is sent goes
+/// through its ``LiveWriter``. Once the socket has closed and no task is left, what the
+/// connection held is let go (``finish()``).
+final class LiveSession: LiveSocketListener, Sendable {
+    private struct Opened: Sendable {
+        var document: LiveDocument
+        var following: LiveFollowing
+        var role: DocumentRole
+    }
+
+    private struct State: Sendable {
+        var messages: [String?] = []
+        /// A task is opening the connection or applying messages.
+        var working = true
+        var closing = false
+        var closed = false
+        var finished = false
+        var registration: UUID?
+        var opened: Opened?
+        var peer: String?
+        /// The window's own message limit (``LiveChannel/Limits``): what it may still send now.
+        var bucket: Double
+        var refilled = ContinuousClock.now
+    }
+
+    private let channel: LiveChannel
+    private let start: LiveStart
+    private let socket: LiveSocket.Handle
+    private let writer: LiveWriter
+    private let rates: SenderRates
+    private let finished: @Sendable () -> Void
+    private let state: Mutex<State>
+
+    init(
+        channel: LiveChannel, start: LiveStart, socket: LiveSocket.Handle, writer: LiveWriter, rates: SenderRates,
+        finished: @escaping @Sendable () -> Void
+    ) {
+        self.channel = channel
+        self.start = start
+        self.socket = socket
+        self.writer = writer
+        self.rates = rates
+        self.finished = finished
+        state = Mutex(State(bucket: channel.limits.burst))
+    }
+
+    func open() {
+        Task {
+            await opening()
+            await work()
+        }
+    }
+
+    // MARK: - The socket's side
+
+    func received(_ text: String?) -> Bool {
+        let startWork = state.withLock { state -> Bool? in
+            guard !state.closing else { return false }
+            state.messages.append(text)
+            if state.working { return nil }
+            state.working = true
+            return true
+        }
+        switch startWork {
+        case true?:
+            Task { await work() }
+            return true
+        case false?:
+            return true
+        case nil:
+            // Busy: the socket waits, unread, until what came is applied.
+            return false
+        }
+    }
+
+    func closing() {
+        state.withLock { state in
+            state.closing = true
+            state.messages = []
+        }
+        writer.stop()
+    }
+
+    func closed() {
+        let finish = state.withLock { state -> Bool in
+            state.closing = true
+            state.closed = true
+            state.messages = []
+            return Self.claimFinish(&state)
+        }
+        writer.stop()
+        if finish { Task { await self.finish() } }
+    }
+
+    func writabilityChanged() {
+        writer.writabilityChanged()
+    }
+
+    // MARK: - Opening
+
+    /// Who is asking, and may they? Only then is the document opened, and the window sent it.
+    private func opening() async {
+        let id = start.document
+        let grant: DocumentAccess.Grant
+        do {
+            guard let found = try await channel.access.grant(start.access, on: id) else {
+                let (code, reason) =
+                    start.access.isSomeone
+                    ? (LiveCloseCode.noDocument, "There is no such document.")
+                    : (LiveCloseCode.unauthorized, "Sign in, or open a share link.")
+                return close(code, reason: reason)
+            }
+            grant = found
+        } catch {
+            return close(.documentClosed, reason: "Try again.")
+        }
+        // A revoked link, a changed role, an ended session end the connection with 4403 and the
+        // reason, after what was queued before it.
+        let writer = writer
+        let registration = await channel.grants.register(document: id, access: start.access, grant: grant) {
+            writer.end(.accessRevoked, reason: $0)
+        }
+        state.withLock { $0.registration = registration }
+        // The connection holds the copy it follows, and sends its requests straight to it. The
+        // document hands its events straight to the writer; a window that stops reading is
+        // dropped: the document forgets it at once, and the connection closes with 4408.
+        let document: LiveDocument
+        let following: LiveFollowing
+        do {
+            guard
+                let found = try await channel.library.withDocument(
+                    id,
+                    { document in
+                        let following = try await document.follow(
+                            since: start.version, receive: { writer.deliver(.event($0)) },
+                            ended: { _ = writer.deliver(.eventsEnded) })
+                        return (document, following)
+                    })
+            else { return close(.noDocument, reason: "There is no such document.") }
+            (document, following) = found
+        } catch {
+            return close(.documentClosed, reason: "Try again.")
+        }
+        state.withLock { $0.opened = Opened(document: document, following: following, role: grant.role) }
+        if let missed = following.missed {
+            let texts = missed.map { change in change.encoded.value { LiveMessages.change(change) } }
+            writer.start(
+                sentVersion: following.state.version,
+                opening: .messages(texts + [LiveMessages.synced(following.state)]))
+        } else {
+            writer.start(
+                sentVersion: following.state.version,
+                opening: .snapshot(await channel.snapshots.frame(for: following.state)))
+        }
+        // Present from now on: the others' pointers and selections arrive, and ours reach them.
+        let peer = await channel.presence.join(document: id, name: start.access.requester.user?.name) {
+            _ = writer.deliver(.presence($0))
+        }
+        state.withLock { $0.peer = peer }
+    }
+
+    // MARK: - The window's messages
+
+    /// Applies the messages that came, in order, until none is left; then the socket is read
+    /// again, or, if it closed meanwhile, the connection finishes.
+    private func work() async {
+        while true {
+            let (batch, opened) = state.withLock { state -> ([String?], Opened?) in
+                guard !state.closing, state.opened != nil else { return ([], nil) }
+                defer { state.messages = [] }
+                return (state.messages, state.opened)
+            }
+            guard let opened, !batch.isEmpty else { break }
+            for message in batch {
+                guard !state.withLock({ $0.closing }) else { break }
+                await apply(message, to: opened)
+            }
+        }
+        let (resume, finish) = state.withLock { state -> (Bool, Bool) in
+            state.working = false
+            return (!state.closing, Self.claimFinish(&state))
+        }
+        if resume { socket.resumeReading() }
+        if finish { await self.finish() }
+    }
+
+    private func apply(_ message: String?, to opened: Opened) async {
+        let limits = channel.limits
+        let allowed = state.withLock { state -> Bool in
+            let now = ContinuousClock.now
+            let elapsed = now - state.refilled
+            state.bucket = min(
+                limits.burst,
+                state.bucket + limits.messagesPerSecond
+                    * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
+            state.refilled = now
+            guard state.bucket >= 1 else { return false }
+            state.bucket -= 1
+            return true
+        }
+        guard allowed else { return close(.tooManyMessages, reason: "Too many messages; slow down.") }
+        // Then its turn in what the client's other connections and the document's share.
+        await rates.take()
+        let request: LiveRequest
+        do {
+            guard let text = message else { throw EmojiArtError(.malformedJSON, "send text messages.") }
+            switch try LiveInbound(json: Array(text.utf8)) {
+            case .request(let parsed):
+                request = parsed
+            case .presence(let update):
+                // Viewers are present too: presence changes nothing.
+                if let peer = state.withLock({ $0.peer }) {
+                    await channel.presence.update(document: start.document, peer: peer, update)
+                }
+                return
+            }
+        } catch {
+            let reason = "Not a request: \(APIError(error).message)"
+            return close(.badMessage, reason: String(reason.prefix(120)))
+        }
+        guard opened.role.canEdit else {
+            _ = writer.deliver(
+                .reply(
+                    .refused(
+                        requestID: request.requestID, code: "forbidden",
+                        message: "You can view this document but not change it.", currentVersion: nil)))
+            return
+        }
+        _ = writer.deliver(
+            .reply(await channel.perform(request, on: opened.document, author: start.access.author)))
+    }
+
+    // MARK: - Ending
+
+    private func close(_ code: LiveCloseCode, reason: String) {
+        socket.close(.unknown(code.rawValue), reason: reason)
+    }
+
+    /// True once: the socket has closed and no task is working.
+    private static func claimFinish(_ state: inout State) -> Bool {
+        guard state.closed, !state.working, !state.finished else { return false }
+        state.finished = true
+        return true
+    }
+
+    /// Lets go of what the connection held: the document's copy, its place among who is
+    /// present, its grant, its share of the rates.
+    private func finish() async {
+        let (opened, peer, registration) = state.withLock { ($0.opened, $0.peer, $0.registration) }
+        opened?.following.end()
+        if let peer { await channel.presence.leave(document: start.document, peer: peer) }
+        if let registration { await channel.grants.unregister(registration) }
+        rates.leave()
+        finished()
+    }
+}

@@ -1,0 +1,242 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+import ServiceLifecycle
+import Synchronization
+
+/// Upgrades `GET /api/documents/{id}/live` to a WebSocket itself, so the connection runs on its
+/// event loop with no task of its own (``LiveSocket``, ``LiveSession``), where Hummingbird's
+/// upgrade would hold a task and its children for as long as the window is open — 43 KB an
+/// idle connection, most of it their suspended stacks (issue #21, "Memory").
+///
+/// It sits in front of Hummingbird's upgrade handler, behind ``UpgradeGate`` (which has already
+/// turned a refused site's upgrade into a plain request). Every other request, and the other
+/// WebSocket routes, pass on to Hummingbird. For this one it asks the live router — the same
+/// middleware says who is asking, the route checks the id and version — then answers
+/// `101 Switching Protocols` and puts the WebSocket frame codec and a ``LiveSocket`` in place of
+/// the HTTP handlers; a request the router declines gets `400` and the connection closes.
+final class LiveUpgrade: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Who handles the connection from here on.
+    enum Owner: Sendable { case hummingbird, liveDocument }
+
+    /// What the upgrade needs: the live router, and what the connections are made with.
+    struct Opener: Sendable {
+        let respond: @Sendable (Request, LiveRequestContext) async throws -> Response
+        let channel: LiveChannel
+        let connections: LiveConnections
+        let socket: LiveSocket.Configuration
+    }
+
+    private enum State {
+        case waiting
+        case holding(HTTPRequestHead, hasBody: Bool)
+        case deciding
+        case done
+    }
+
+    private let opener: Opener
+    private let logger: Logger
+    private let owner: EventLoopPromise<Owner>
+    private var ownerKnown = false
+    private var state = State.waiting
+
+    /// - Parameter owner: completed once it is known who handles the connection.
+    init(opener: Opener, logger: Logger, owner: EventLoopPromise<Owner>) {
+        self.opener = opener
+        self.logger = logger
+        self.owner = owner
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        // Closed before its first request was decided: Hummingbird's to wind up.
+        settle(.hummingbird)
+    }
+
+    private func settle(_ who: Owner) {
+        guard !ownerKnown else { return }
+        ownerKnown = true
+        owner.succeed(who)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (state, unwrapInboundIn(data)) {
+        case (.waiting, .head(let head)):
+            guard Self.asksForLiveDocument(head) else {
+                // Not ours: Hummingbird's from here on.
+                state = .done
+                settle(.hummingbird)
+                context.fireChannelRead(data)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                return
+            }
+            state = .holding(head, hasBody: false)
+        case (.holding(let head, _), .body):
+            state = .holding(head, hasBody: true)
+        case (.holding(let head, let hasBody), .end):
+            state = .deciding
+            decide(head, hasBody: hasBody, context: context)
+        case (.deciding, _), (.done, _), (.holding, .head), (.waiting, _):
+            // Nothing more is read from a connection being upgraded before it is.
+            break
+        }
+    }
+
+    /// `GET /api/documents/…/live` asking for a WebSocket.
+    static func asksForLiveDocument(_ head: HTTPRequestHead) -> Bool {
+        guard head.method == .GET, SiteGuard.asksForWebSocket(head.headers["Upgrade"]) else { return false }
+        let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 5 && parts[0].isEmpty && parts[1] == "api" && parts[2] == "documents"
+            && parts[4] == "live"
+    }
+
+    private func decide(_ head: HTTPRequestHead, hasBody: Bool, context: ChannelHandlerContext) {
+        let channel = context.channel
+        let (opener, logger) = (opener, logger)
+        let decided = context.eventLoop.makePromise(of: (HTTPFields, LiveStart, String)?.self)
+        decided.completeWithTask {
+            guard !hasBody, let accept = Self.acceptValue(head.headers) else { return nil }
+            let request = Request(head: Self.request(head), body: .init(buffer: ByteBuffer()))
+            let requestContext = LiveRequestContext(source: .init(channel: channel, logger: logger))
+            guard let response = try? await opener.respond(request, requestContext), response.status == .ok,
+                let start = requestContext.liveStart.value
+            else { return nil }
+            return (response.headers, start, accept)
+        }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        decided.futureResult.whenComplete { result in
+            let (upgrade, context) = loopBound.value
+            guard case .deciding = upgrade.state else { return }
+            upgrade.state = .done
+            upgrade.settle(.liveDocument)
+            if case .success(let answer?) = result {
+                do {
+                    try upgrade.switchProtocols(answer.0, start: answer.1, accept: answer.2, context: context)
+                    return
+                } catch {
+                    upgrade.logger.debug("live upgrade failed: \(error)")
+                    context.close(promise: nil)
+                    return
+                }
+            }
+            upgrade.refuse(context: context)
+        }
+    }
+
+    /// The answer to a request the live router declines: `400`, and the connection closes.
+    private func refuse(context: ChannelHandlerContext) {
+        let head = HTTPResponseHead(
+            version: .http1_1, status: .badRequest, headers: ["Connection": "close", "Content-Length": "0"])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// Answers `101`, then turns the pipeline from HTTP to WebSocket frames and starts the
+    /// connection.
+    private func switchProtocols(_ fields: HTTPFields, start: LiveStart, accept: String, context: ChannelHandlerContext)
+        throws
+    {
+        var headers = HTTPHeaders(fields.map { ($0.name.rawName, $0.value) })
+        headers.replaceOrAdd(name: "Upgrade", value: "websocket")
+        headers.replaceOrAdd(name: "Connection", value: "Upgrade")
+        headers.replaceOrAdd(name: "Sec-WebSocket-Accept", value: accept)
+        context.writeAndFlush(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .switchingProtocols, headers: headers))),
+            promise: nil)
+        let pipeline = context.pipeline.syncOperations
+        let requestDecoder = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        // The frame codec where the request decoder is: the bytes it still holds go to the
+        // frame decoder as it leaves.
+        try pipeline.addHandlers(
+            [
+                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: opener.socket.maximumMessageBytes)),
+                WebSocketFrameEncoder(),
+            ], position: .after(requestDecoder.handler))
+        let socket = LiveSocket(configuration: opener.socket)
+        let connections = opener.connections
+        let id = ObjectIdentifier(socket)
+        let handle = opener.channel.connect(start, socket: socket, channel: context.channel) {
+            connections.remove(id)
+        }
+        connections.add(id, handle)
+        try pipeline.addHandler(socket)
+        LiveChannel.limitSendBuffer(of: context.channel)
+        pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPResponseEncoder.self), promise: nil)
+        pipeline.removeHandler(context: try pipeline.context(handlerType: UnreadableHeads.self), promise: nil)
+        pipeline.removeHandler(
+            context: try pipeline.context(
+                handlerType: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self),
+            promise: nil)
+        pipeline.removeHandler(context: requestDecoder, promise: nil)
+        pipeline.removeHandler(context: context, promise: nil)
+    }
+
+    /// `Sec-WebSocket-Accept` for a well-formed handshake (RFC 6455 §4.2.1), or nil.
+    static func acceptValue(_ headers: HTTPHeaders) -> String? {
+        let keys = headers["Sec-WebSocket-Key"]
+        guard keys.count == 1, let key = keys.first?.trimmingCharacters(in: .whitespaces),
+            let decoded = Data(base64Encoded: key), decoded.count == 16,
+            headers["Sec-WebSocket-Version"].contains(where: { $0.trimmingCharacters(in: .whitespaces) == "13" })
+        else { return nil }
+        let digest = Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
+        return Data(digest).base64EncodedString()
+    }
+
+    /// The request as the router reads it.
+    private static func request(_ head: HTTPRequestHead) -> HTTPRequest {
+        var fields = HTTPFields()
+        for (name, value) in head.headers where name.lowercased() != "host" {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        return HTTPRequest(
+            method: .get, scheme: "http", authority: head.headers.first(name: "Host"), path: head.uri,
+            headerFields: fields)
+    }
+}
+
+/// The live document connections that are open, for the server's shutdown: each is closed
+/// with 1000 (the window reconnects), as Hummingbird closes the other live connections, and
+/// the shutdown goes on once they have all let go of their documents — or
+/// ``LiveSocket/Configuration/closeTimeout`` and a second later.
+final class LiveConnections: Service, Sendable {
+    private let open = Mutex<[ObjectIdentifier: LiveSocket.Handle]>([:])
+    private let closeTimeout: Duration
+
+    init(closeTimeout: Duration) {
+        self.closeTimeout = closeTimeout
+    }
+
+    var count: Int { open.withLock { $0.count } }
+
+    func add(_ id: ObjectIdentifier, _ handle: LiveSocket.Handle) {
+        open.withLock { $0[id] = handle }
+        ServerMetrics.liveConnections("document").increment()
+    }
+
+    func remove(_ id: ObjectIdentifier) {
+        open.withLock { $0[id] = nil }
+        ServerMetrics.liveConnections("document").decrement()
+    }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        for handle in open.withLock({ Array($0.values) }) {
+            handle.close(.normalClosure, reason: "The server is restarting.")
+        }
+        let deadline = ContinuousClock.now + closeTimeout + .seconds(1)
+        while count > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
