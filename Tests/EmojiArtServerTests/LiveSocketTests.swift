@@ -134,6 +134,25 @@ import Testing
         #expect(reads.count == 2)
     }
 
+    @Test func aClosedSocketLetsGoOfItsListenerAndItsHandleDoesNotKeepIt() throws {
+        weak var weakListener: Listener?
+        weak var weakSocket: LiveSocket?
+        let handle: LiveSocket.Handle
+        do {
+            let (connectedChannel, socket, listener) = try connected()
+            handle = LiveSocket.Handle(socket, eventLoop: connectedChannel.eventLoop)
+            weakListener = listener
+            weakSocket = socket
+            try connectedChannel.close().wait()
+            connectedChannel.embeddedEventLoop.run()
+            #expect(socket.listener == nil)
+        }
+        // The session (here, the listener) held the handle; neither keeps the other alive.
+        #expect(weakListener == nil)
+        #expect(weakSocket == nil)
+        handle.close(.normalClosure, reason: "after")  // a no-op once the socket is gone
+    }
+
     private func unmasked(_ opcode: WebSocketOpcode, _ text: String, fin: Bool = true) -> WebSocketFrame {
         WebSocketFrame(fin: fin, opcode: opcode, data: ByteBuffer(string: text))
     }

@@ -189,24 +189,35 @@ final class LiveSession: LiveSocketListener, Sendable {
     /// Applies the messages that came, in order, until none is left; then the socket is read
     /// again, or, if it closed meanwhile, the connection finishes.
     private func work() async {
+        enum Next {
+            case apply([String?], Opened)
+            case rest(resume: Bool, finish: Bool)
+        }
         while true {
-            let (batch, opened) = state.withLock { state -> ([String?], Opened?) in
-                guard !state.closing, state.opened != nil else { return ([], nil) }
-                defer { state.messages = [] }
-                return (state.messages, state.opened)
+            // Whether there is more and, if not, that no task works any more: one decision, so a
+            // message that comes meanwhile either is taken here or starts a task of its own.
+            let next = state.withLock { state -> Next in
+                if !state.closing, let opened = state.opened, !state.messages.isEmpty, !writer.isEnding {
+                    defer { state.messages = [] }
+                    return .apply(state.messages, opened)
+                }
+                state.working = false
+                return .rest(resume: !state.closing, finish: Self.claimFinish(&state))
             }
-            guard let opened, !batch.isEmpty else { break }
-            for message in batch {
-                guard !state.withLock({ $0.closing }) else { break }
-                await apply(message, to: opened)
+            switch next {
+            case .apply(let batch, let opened):
+                for message in batch {
+                    // Nothing more is applied once the connection is closing, or its writing has
+                    // ended (a revoked link).
+                    guard !state.withLock({ $0.closing }), !writer.isEnding else { break }
+                    await apply(message, to: opened)
+                }
+            case .rest(let resume, let finish):
+                if resume { socket.resumeReading() }
+                if finish { await self.finish() }
+                return
             }
         }
-        let (resume, finish) = state.withLock { state -> (Bool, Bool) in
-            state.working = false
-            return (!state.closing, Self.claimFinish(&state))
-        }
-        if resume { socket.resumeReading() }
-        if finish { await self.finish() }
     }
 
     private func apply(_ message: String?, to opened: Opened) async {
@@ -257,7 +268,13 @@ final class LiveSession: LiveSocketListener, Sendable {
 
     // MARK: - Ending
 
+    /// Closes with `code`: nothing more the window sent is applied, even before the socket has
+    /// sent the close.
     private func close(_ code: LiveCloseCode, reason: String) {
+        state.withLock { state in
+            state.closing = true
+            state.messages = []
+        }
         socket.close(.unknown(code.rawValue), reason: reason)
     }
 
@@ -271,7 +288,10 @@ final class LiveSession: LiveSocketListener, Sendable {
     /// Lets go of what the connection held: the document's copy, its place among who is
     /// present, its grant, its share of the rates.
     private func finish() async {
-        let (opened, peer, registration) = state.withLock { ($0.opened, $0.peer, $0.registration) }
+        let (opened, peer, registration) = state.withLock { state in
+            defer { (state.opened, state.peer, state.registration) = (nil, nil, nil) }
+            return (state.opened, state.peer, state.registration)
+        }
         opened?.following.end()
         if let peer { await channel.presence.leave(document: start.document, peer: peer) }
         if let registration { await channel.grants.unregister(registration) }

@@ -45,22 +45,23 @@ final class LiveSocket: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// A reference to the socket that other threads may hold: each call hops to its event loop.
+    /// It doesn't keep the socket: a closed socket's session lets go of it.
     struct Handle: Sendable {
         let eventLoop: any EventLoop
-        private let socket: NIOLoopBound<LiveSocket>
+        private let socket: NIOLoopBound<WeakSocket>
 
         /// On the socket's event loop.
         init(_ socket: LiveSocket, eventLoop: any EventLoop) {
             self.eventLoop = eventLoop
-            self.socket = NIOLoopBound(socket, eventLoop: eventLoop)
+            self.socket = NIOLoopBound(WeakSocket(socket), eventLoop: eventLoop)
         }
 
         func close(_ code: WebSocketErrorCode, reason: String) {
-            eventLoop.execute { socket.value.close(code, reason: reason) }
+            eventLoop.execute { socket.value.socket?.close(code, reason: reason) }
         }
 
         func resumeReading() {
-            eventLoop.execute { socket.value.resumeReading() }
+            eventLoop.execute { socket.value.socket?.resumeReading() }
         }
     }
 
@@ -87,10 +88,10 @@ final class LiveSocket: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        let socket = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let socket = NIOLoopBound(WeakSocket(self), eventLoop: context.eventLoop)
         pinger = context.eventLoop.scheduleRepeatedTask(
             initialDelay: configuration.pingInterval, delay: configuration.pingInterval
-        ) { _ in socket.value.ping() }
+        ) { _ in socket.value.socket?.ping() }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -101,6 +102,15 @@ final class LiveSocket: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         ended()
         context.fireChannelInactive()
+    }
+
+    /// The window's side of the socket closed (the server allows half-closed connections): it
+    /// can't send a close frame any more, so the socket closes now.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -234,6 +244,8 @@ final class LiveSocket: ChannelDuplexHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code, reason: "", context: context))).whenComplete { _ in
             channel.close(promise: nil)
         }
+        // A window that doesn't read its answer doesn't hold the connection either.
+        closeDeadline = context.eventLoop.scheduleTask(in: configuration.closeTimeout) { channel.close(promise: nil) }
     }
 
     /// Codes a close frame may carry (RFC 6455 §7.4).
@@ -256,7 +268,12 @@ final class LiveSocket: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func ping() {
         guard state == .open, let context else { return }
-        guard unansweredPing == nil else { return close(.goingAway, reason: "Ping timeout.") }
+        if unansweredPing != nil {
+            // A window whose reads are held (its earlier requests are still being applied) can't
+            // be heard answering.
+            guard readingPaused else { return close(.goingAway, reason: "Ping timeout.") }
+            return
+        }
         var data = context.channel.allocator.buffer(capacity: 8)
         data.writeInteger(UInt64.random(in: .min ... .max))
         unansweredPing = data
@@ -271,5 +288,13 @@ final class LiveSocket: ChannelDuplexHandler, RemovableChannelHandler {
         closeDeadline?.cancel()
         closeDeadline = nil
         listener?.closed()
+        // The session holds a handle to this socket, not the socket; this lets go of the session.
+        listener = nil
     }
+}
+
+/// A socket held without keeping it.
+private final class WeakSocket {
+    weak var socket: LiveSocket?
+    init(_ socket: LiveSocket) { self.socket = socket }
 }

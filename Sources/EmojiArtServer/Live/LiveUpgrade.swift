@@ -21,9 +21,10 @@ import Synchronization
 /// middleware says who is asking, the route checks the id and version — then answers
 /// `101 Switching Protocols` and puts the WebSocket frame codec and a ``LiveSocket`` in place of
 /// the HTTP handlers; a request the router declines gets `400` and the connection closes.
-final class LiveUpgrade: ChannelInboundHandler, RemovableChannelHandler {
+final class LiveUpgrade: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
     /// Who handles the connection from here on.
@@ -39,7 +40,7 @@ final class LiveUpgrade: ChannelInboundHandler, RemovableChannelHandler {
 
     private enum State {
         case waiting
-        case holding(HTTPRequestHead, hasBody: Bool)
+        case holding(HTTPRequestHead)
         case deciding
         case done
     }
@@ -79,64 +80,93 @@ final class LiveUpgrade: ChannelInboundHandler, RemovableChannelHandler {
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 return
             }
-            state = .holding(head, hasBody: false)
-        case (.holding(let head, _), .body):
-            state = .holding(head, hasBody: true)
-        case (.holding(let head, let hasBody), .end):
+            guard !Self.hasBody(head) else { return settleAndRefuse(context: context) }
+            state = .holding(head)
+        case (.holding, .body):
+            settleAndRefuse(context: context)
+        case (.holding(let head), .end):
             state = .deciding
-            decide(head, hasBody: hasBody, context: context)
+            decide(head, context: context)
         case (.deciding, _), (.done, _), (.holding, .head), (.waiting, _):
             // Nothing more is read from a connection being upgraded before it is.
             break
         }
     }
 
-    /// `GET /api/documents/…/live` asking for a WebSocket.
+    /// Nothing more is read while the upgrade is being decided: what the window sends before
+    /// the `101` waits in the socket, not in memory. The socket reads again once upgraded.
+    func read(context: ChannelHandlerContext) {
+        switch state {
+        case .holding, .deciding: break
+        case .waiting, .done: context.read()
+        }
+    }
+
+    /// `GET /api/documents/…/live` asking for a WebSocket (`Upgrade: websocket`,
+    /// `Connection: Upgrade`).
     static func asksForLiveDocument(_ head: HTTPRequestHead) -> Bool {
-        guard head.method == .GET, SiteGuard.asksForWebSocket(head.headers["Upgrade"]) else { return false }
+        guard head.method == .GET, SiteGuard.asksForWebSocket(head.headers["Upgrade"]),
+            head.headers["Connection"].contains(where: {
+                $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "upgrade" }
+            })
+        else { return false }
         let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 5 && parts[0].isEmpty && parts[1] == "api" && parts[2] == "documents"
             && parts[4] == "live"
     }
 
-    private func decide(_ head: HTTPRequestHead, hasBody: Bool, context: ChannelHandlerContext) {
+    private static func hasBody(_ head: HTTPRequestHead) -> Bool {
+        !head.headers["Transfer-Encoding"].isEmpty || head.headers["Content-Length"].contains { $0 != "0" }
+    }
+
+    private func settleAndRefuse(context: ChannelHandlerContext, status: HTTPResponseStatus = .badRequest) {
+        state = .done
+        settle(.liveDocument)
+        refuse(status, context: context)
+    }
+
+    private func decide(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard let accept = Self.acceptValue(head.headers) else { return settleAndRefuse(context: context) }
+        guard Self.speaksVersion13(head.headers) else {
+            return settleAndRefuse(context: context, status: .upgradeRequired)
+        }
         let channel = context.channel
         let (opener, logger) = (opener, logger)
-        let decided = context.eventLoop.makePromise(of: (HTTPFields, LiveStart, String)?.self)
+        let decided = context.eventLoop.makePromise(of: (HTTPFields, LiveStart)?.self)
         decided.completeWithTask {
-            guard !hasBody, let accept = Self.acceptValue(head.headers) else { return nil }
             let request = Request(head: Self.request(head), body: .init(buffer: ByteBuffer()))
             let requestContext = LiveRequestContext(source: .init(channel: channel, logger: logger))
             guard let response = try? await opener.respond(request, requestContext), response.status == .ok,
                 let start = requestContext.liveStart.value
             else { return nil }
-            return (response.headers, start, accept)
+            return (response.headers, start)
         }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         decided.futureResult.whenComplete { result in
             let (upgrade, context) = loopBound.value
             guard case .deciding = upgrade.state else { return }
             upgrade.state = .done
-            upgrade.settle(.liveDocument)
-            if case .success(let answer?) = result {
-                do {
-                    try upgrade.switchProtocols(answer.0, start: answer.1, accept: answer.2, context: context)
-                    return
-                } catch {
-                    upgrade.logger.debug("live upgrade failed: \(error)")
-                    context.close(promise: nil)
-                    return
-                }
+            guard case .success(let answer?) = result else {
+                upgrade.settle(.liveDocument)
+                return upgrade.refuse(.badRequest, context: context)
             }
-            upgrade.refuse(context: context)
+            do {
+                try upgrade.switchProtocols(answer.0, start: answer.1, accept: accept, context: context)
+            } catch {
+                upgrade.logger.debug("live upgrade failed: \(error)")
+                upgrade.settle(.liveDocument)
+                context.close(promise: nil)
+            }
         }
     }
 
-    /// The answer to a request the live router declines: `400`, and the connection closes.
-    private func refuse(context: ChannelHandlerContext) {
-        let head = HTTPResponseHead(
-            version: .http1_1, status: .badRequest, headers: ["Connection": "close", "Content-Length": "0"])
+    /// The answer to a request the live router declines: `400` (or `426` for a WebSocket version
+    /// other than 13), and the connection closes.
+    private func refuse(_ status: HTTPResponseStatus, context: ChannelHandlerContext) {
+        var headers: HTTPHeaders = ["Connection": "close", "Content-Length": "0"]
+        if status == .upgradeRequired { headers.add(name: "Sec-WebSocket-Version", value: "13") }
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
@@ -151,46 +181,57 @@ final class LiveUpgrade: ChannelInboundHandler, RemovableChannelHandler {
         headers.replaceOrAdd(name: "Upgrade", value: "websocket")
         headers.replaceOrAdd(name: "Connection", value: "Upgrade")
         headers.replaceOrAdd(name: "Sec-WebSocket-Accept", value: accept)
+        let pipeline = context.pipeline.syncOperations
+        // What can fail first, before anything is written or the connection started.
+        let requestDecoder = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        let responseEncoder = try pipeline.context(handlerType: HTTPResponseEncoder.self)
+        let unreadableHeads = try pipeline.context(handlerType: UnreadableHeads.self)
+        let hummingbirdUpgrade = try pipeline.context(
+            handlerType: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+        // The 101 through the HTTP encoder, before the frame encoder is in its way.
         context.writeAndFlush(
             wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .switchingProtocols, headers: headers))),
             promise: nil)
-        let pipeline = context.pipeline.syncOperations
-        let requestDecoder = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-        // The frame codec where the request decoder is: the bytes it still holds go to the
-        // frame decoder as it leaves.
+        let socket = LiveSocket(configuration: opener.socket)
+        // The frame codec where the request decoder is, and the socket last.
         try pipeline.addHandlers(
             [
                 ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: opener.socket.maximumMessageBytes)),
                 WebSocketFrameEncoder(),
             ], position: .after(requestDecoder.handler))
-        let socket = LiveSocket(configuration: opener.socket)
+        try pipeline.addHandler(socket)
+        // The HTTP handlers go. The request decoder's removal comes last and is carried out after
+        // this one's: the bytes it still holds (frames sent before the 101) reach the frame
+        // decoder only once nothing that reads HTTP parts is left in front of the socket.
+        pipeline.removeHandler(context: responseEncoder, promise: nil)
+        pipeline.removeHandler(context: unreadableHeads, promise: nil)
+        pipeline.removeHandler(context: hummingbirdUpgrade, promise: nil)
+        pipeline.removeHandler(context: requestDecoder, promise: nil)
+        pipeline.removeHandler(context: context, promise: nil)
+        LiveChannel.limitSendBuffer(of: context.channel)
         let connections = opener.connections
         let id = ObjectIdentifier(socket)
         let handle = opener.channel.connect(start, socket: socket, channel: context.channel) {
             connections.remove(id)
         }
         connections.add(id, handle)
-        try pipeline.addHandler(socket)
-        LiveChannel.limitSendBuffer(of: context.channel)
-        pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPResponseEncoder.self), promise: nil)
-        pipeline.removeHandler(context: try pipeline.context(handlerType: UnreadableHeads.self), promise: nil)
-        pipeline.removeHandler(
-            context: try pipeline.context(
-                handlerType: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self),
-            promise: nil)
-        pipeline.removeHandler(context: requestDecoder, promise: nil)
-        pipeline.removeHandler(context: context, promise: nil)
+        settle(.liveDocument)
+        // Reads were held while the upgrade was decided.
+        context.channel.read()
     }
 
     /// `Sec-WebSocket-Accept` for a well-formed handshake (RFC 6455 §4.2.1), or nil.
     static func acceptValue(_ headers: HTTPHeaders) -> String? {
         let keys = headers["Sec-WebSocket-Key"]
         guard keys.count == 1, let key = keys.first?.trimmingCharacters(in: .whitespaces),
-            let decoded = Data(base64Encoded: key), decoded.count == 16,
-            headers["Sec-WebSocket-Version"].contains(where: { $0.trimmingCharacters(in: .whitespaces) == "13" })
+            let decoded = Data(base64Encoded: key), decoded.count == 16
         else { return nil }
         let digest = Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
         return Data(digest).base64EncodedString()
+    }
+
+    static func speaksVersion13(_ headers: HTTPHeaders) -> Bool {
+        headers["Sec-WebSocket-Version"].contains { $0.trimmingCharacters(in: .whitespaces) == "13" }
     }
 
     /// The request as the router reads it.
@@ -235,7 +276,7 @@ final class LiveConnections: Service, Sendable {
             handle.close(.normalClosure, reason: "The server is restarting.")
         }
         let deadline = ContinuousClock.now + closeTimeout + .seconds(1)
-        while count > 0, ContinuousClock.now < deadline {
+        while count > 0, ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -39,6 +39,10 @@ final class LiveWriter: Sendable {
     static let limitBytes = 8 * 1024 * 1024
     /// Longest fragment a snapshot is written in.
     static let fragmentBytes = 64 * 1024
+    /// Fragments written to one window before the event loop gets to its other work: 200 windows
+    /// opening a big document at once would otherwise each be written as much as their sockets
+    /// take (1 MB) in one go, and every other request on that event loop would wait for all of it.
+    static let fragmentsPerTurn = 2
 
     private struct State: Sendable {
         var outbox: LiveOutbox
@@ -138,6 +142,9 @@ final class LiveWriter: Sendable {
         }
     }
 
+    /// True once the writing has ended or stopped: the connection is closing.
+    var isEnding: Bool { state.withLock { $0.ending != nil || $0.stopped } }
+
     /// On the event loop: the socket can take more (or can't); a snapshot being written goes on.
     func writabilityChanged() {
         guard channel.isWritable else { return }
@@ -196,27 +203,30 @@ final class LiveWriter: Sendable {
         }
         if var rest = taken.snapshot {
             var begun = taken.begun
-            while rest.readableBytes > 0, channel.isWritable {
+            var turn = 0
+            while rest.readableBytes > 0, channel.isWritable, turn < Self.fragmentsPerTurn {
                 let fragment = rest.readSlice(length: min(Self.fragmentBytes, rest.readableBytes))!
                 channel.writeAndFlush(
                     WebSocketFrame(
                         fin: rest.readableBytes == 0, opcode: begun ? .continuation : .text, data: fragment),
                     promise: nil)
                 begun = true
+                turn += 1
             }
-            let finished = rest.readableBytes == 0
+            let (finished, writable) = (rest.readableBytes == 0, channel.isWritable)
             let again = state.withLock { state -> Bool in
                 state.snapshotBegun = begun
                 guard !state.stopped else { return false }
                 if !finished {
                     state.snapshot = rest
-                    // An ending that came meanwhile goes now; else the rest once the socket can take it.
-                    return state.ending != nil ? Self.claimDrain(&state) : false
+                    // The rest after the event loop's other work if the socket takes more, else once
+                    // it can; an ending that came meanwhile at once.
+                    return state.ending != nil || writable ? Self.claimDrain(&state) : false
                 }
                 // Finished: what was queued meanwhile goes now.
                 return Self.claimDrain(&state)
             }
-            if again { drain() }
+            if again { channel.eventLoop.execute { self.drain() } }
             return
         }
         if !taken.texts.isEmpty {
