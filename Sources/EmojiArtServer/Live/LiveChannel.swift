@@ -3,7 +3,6 @@ import EmojiArtLive
 import EmojiArtStore
 import EmojiArtWire
 import Foundation
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
