@@ -36,14 +36,34 @@ public struct AddressPolicy: Sendable {
         self.init(allowedHosts: hosts, allowedRanges: ranges)
     }
 
-    /// Ranges no image fetch may reach unless allowed (IANA special-purpose registries).
-    public static let blockedRanges: [AddressRange] = [
-        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-        "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
-        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
-        "::/128", "::1/128", "100::/64", "2001::/23", "2001:db8::/32", "fc00::/7", "fe80::/10", "fec0::/10",
-        "ff00::/8",
-    ].compactMap(AddressRange.init)
+    /// Ranges no image fetch may reach unless allowed: every entry of IANA's IPv4 and IPv6
+    /// Special-Purpose Address Registries (RFC 6890 and its updates, as of 2025) that is not
+    /// globally reachable, multicast, and the deprecated IPv6 forms. Mapped (`::ffff:0:0/96`),
+    /// NAT64 (`64:ff9b::/96`) and 6to4 (`2002::/16`) addresses are judged by the IPv4 address
+    /// they carry; every other IPv6 address outside global unicast (`2000::/3`) is refused too,
+    /// so a range the registry adds later in unallocated space is refused already.
+    public static let specialRanges: [(range: AddressRange, name: String)] = [
+        ("0.0.0.0/8", "\"this network\""), ("10.0.0.0/8", "private use"), ("100.64.0.0/10", "shared address space"),
+        ("127.0.0.0/8", "loopback"), ("169.254.0.0/16", "link-local"), ("172.16.0.0/12", "private use"),
+        ("192.0.0.0/24", "IETF protocol assignments"), ("192.0.2.0/24", "documentation (TEST-NET-1)"),
+        ("192.31.196.0/24", "AS112-v4"), ("192.52.193.0/24", "AMT"),
+        ("192.88.99.0/24", "deprecated 6to4 relay anycast"),
+        ("192.168.0.0/16", "private use"), ("192.175.48.0/24", "direct delegation AS112 service"),
+        ("198.18.0.0/15", "benchmarking"), ("198.51.100.0/24", "documentation (TEST-NET-2)"),
+        ("203.0.113.0/24", "documentation (TEST-NET-3)"), ("224.0.0.0/4", "multicast"), ("240.0.0.0/4", "reserved"),
+        ("255.255.255.255/32", "limited broadcast"),
+        ("::/128", "unspecified"), ("::1/128", "loopback"), ("::/96", "IPv4-compatible (deprecated)"),
+        ("::ffff:0:0:0/96", "IPv4-translated"), ("64:ff9b:1::/48", "local-use IPv4/IPv6 translation"),
+        ("100::/64", "discard-only"), ("100:0:0:1::/64", "dummy IPv6 prefix"),
+        ("2001::/23", "IETF protocol assignments (Teredo, ORCHID, benchmarking…)"), ("2001:db8::/32", "documentation"),
+        ("2620:4f:8000::/48", "direct delegation AS112 service"), ("3fff::/20", "documentation"),
+        ("5f00::/16", "segment routing SIDs"), ("fc00::/7", "unique local"), ("fe80::/10", "link-local"),
+        ("fec0::/10", "site-local (deprecated)"), ("ff00::/8", "multicast"),
+    ].compactMap { text, name in AddressRange(text).map { ($0, name) } }
+
+    /// IPv6 global unicast: the only IPv6 space an image may come from, the forms that carry an
+    /// IPv4 address aside.
+    static let globalUnicast = AddressRange("2000::/3")!
 
     /// Why `address` (reached as `host`) may not be fetched, or nil if it may.
     public func refusal(host: String, address: IPAddress) -> String? {
@@ -56,10 +76,15 @@ public struct AddressPolicy: Sendable {
         guard allowsPublicAddresses else {
             return "\(host) is not on the list of allowed hosts (public addresses are turned off)."
         }
-        if let range = AddressPolicy.blockedRanges.first(where: { $0.contains(address) }) {
-            let name = host == address.description ? host : "\(host) is \(address), which"
-            return "\(name) is in \(range), which is not a public address.".replacingOccurrences(
-                of: ", which is in", with: ", in")
+        let subject = host == address.description ? host : "\(host) is \(address), which"
+        if let special = AddressPolicy.specialRanges.first(where: { $0.range.contains(address) }) {
+            return "\(subject) is in \(special.range) (\(special.name)), which is not a public address."
+                .replacingOccurrences(of: ", which is in", with: ", in")
+        }
+        if case .v6 = address, !AddressPolicy.globalUnicast.contains(address) {
+            return
+                "\(subject) is outside \(AddressPolicy.globalUnicast) (global unicast), which is not a public address."
+                .replacingOccurrences(of: ", which is outside", with: ", outside")
         }
         return nil
     }

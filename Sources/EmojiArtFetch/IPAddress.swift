@@ -39,12 +39,12 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The IPv4 address an IPv6 address carries: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible
-    /// (`::a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) or 6to4 (`2002:aabb:ccdd::`).
+    /// The IPv4 address an IPv6 address stands for: IPv4-mapped (`::ffff:a.b.c.d`), NAT64
+    /// (`64:ff9b::a.b.c.d`) or 6to4 (`2002:aabb:ccdd::`). The deprecated IPv4-compatible
+    /// (`::a.b.c.d`) and IPv4-translated (`::ffff:0:a.b.c.d`) forms are refused as ranges.
     var embeddedIPv4: UInt32? {
         guard case .v6(let high, let low) = self else { return nil }
         if high == 0, low >> 32 == 0xFFFF { return UInt32(truncatingIfNeeded: low) }
-        if high == 0, low >> 32 == 0, low > 1 { return UInt32(truncatingIfNeeded: low) }
         if high == 0x0064_FF9B_0000_0000, low >> 32 == 0 { return UInt32(truncatingIfNeeded: low) }
         if high >> 48 == 0x2002 { return UInt32(truncatingIfNeeded: high >> 16) }
         return nil

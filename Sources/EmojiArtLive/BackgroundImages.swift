@@ -24,10 +24,29 @@ public actor BackgroundImages {
         self.fetch = fetch
     }
 
-    /// The image at `url`: from the store if it was fetched before, else downloaded (once).
-    /// Cancelling the calling task stops waiting; the download is cancelled when no caller
-    /// waits for it any more.
-    public func image(for url: URL) async -> Result<StoredImage, BackgroundImageError> {
+    /// The image at `url` for `document`'s background: from the store if it was fetched
+    /// before, else downloaded (once), and recorded as the document's, so the people who may
+    /// see the document may read it (``ImageStore/mayRead(imageID:_:)``). Cancelling the calling
+    /// task stops waiting; the download is cancelled when no caller waits for it any more.
+    public func image(for url: URL, document: UUID) async -> Result<StoredImage, BackgroundImageError> {
+        await recordingUse(by: document, await image(for: url))
+    }
+
+    /// Records a found image as `document`'s before the document shows it; an image that can't
+    /// be recorded is as good as not found.
+    private func recordingUse(
+        by document: UUID, _ result: Result<StoredImage, BackgroundImageError>
+    ) async -> Result<StoredImage, BackgroundImageError> {
+        guard case .success(let image) = result else { return result }
+        do {
+            try await store.recordImageUse(image.id, by: .document(document))
+            return result
+        } catch {
+            return .failure(BackgroundImageError(reason: "The image store can't be written: \(error)"))
+        }
+    }
+
+    private func image(for url: URL) async -> Result<StoredImage, BackgroundImageError> {
         let download = inFlight[url]?.download ?? startDownload(url)
         let waiter = UUID()
         inFlight[url, default: (download, [])].waiters.insert(waiter)
@@ -98,8 +117,13 @@ public actor BackgroundImages {
         Counter(label: "emojiart_background_fetches_total", dimensions: [("outcome", outcome)]).increment()
     }
 
-    /// Checks embedded image bytes and stores them, so every background is served the same way.
-    public func store(_ data: Data) async -> Result<StoredImage, BackgroundImageError> {
+    /// Checks `document`'s embedded image bytes and stores them, so every background is served
+    /// the same way (and read by whoever may see the document).
+    public func store(_ data: Data, document: UUID) async -> Result<StoredImage, BackgroundImageError> {
+        await recordingUse(by: document, await store(data))
+    }
+
+    private func store(_ data: Data) async -> Result<StoredImage, BackgroundImageError> {
         do {
             let image = try StoredImage(data: data)
             try await store.saveImage(image)

@@ -376,8 +376,8 @@ public actor LiveDocument {
         backgroundTask = Task {
             let result =
                 switch start {
-                case .download(let url, _): await images.image(for: url)
-                case .check(let data, _): await images.store(data)
+                case .download(let url, _): await images.image(for: url, document: id)
+                case .check(let data, _): await images.store(data, document: id)
                 }
             self.finishBackground(start, with: result)
         }

@@ -59,7 +59,8 @@ public func buildApplication(
                 store: shared, library: library, palettes: components.palettes, grants: components.grants))
     }
     let live = LiveChannel(
-        library: library, access: components.documentAccess, grants: components.grants, presence: PresenceHub(),
+        library: library, access: components.documentAccess, grants: components.grants,
+        revocations: components.revocations, presence: PresenceHub(),
         snapshots: SnapshotFrames(), shared: LiveChannel.SharedLimits(components.settings), logger: logger)
     // Stops first, right after the HTTP server: the live windows are told to reconnect, and let go of
     // their documents before the maintenance folds their logs.
@@ -108,6 +109,7 @@ public struct ServerComponents: Sendable {
     let authenticator: Authenticator
     let documentAccess: DocumentAccess
     let grants: LiveGrants
+    let revocations: RevocationWatch
     let hasher: PasswordHasher
 
     /// - Parameter library: the documents' live library; one without background fetching when
@@ -128,6 +130,7 @@ public struct ServerComponents: Sendable {
             settings: settings, sessions: stores.sessions, tokens: stores.tokens, links: stores.links)
         documentAccess = DocumentAccess(shares: stores.shares)
         grants = LiveGrants(access: documentAccess, authenticator: authenticator)
+        revocations = RevocationWatch(store: stores.revocations)
         hasher = PasswordHasher(cost: settings.passwordCost)
     }
 }
@@ -164,17 +167,19 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     .addRoutes(to: documents)
     SharingController(
         access: components.documentAccess, users: stores.users, shares: stores.shares, links: stores.links,
-        grants: components.grants, settings: components.settings, publicURL: components.publicURL
+        sessions: stores.sessions, grants: components.grants, settings: components.settings,
+        siteGuard: components.siteGuard,
+        publicURL: components.publicURL
     ).addRoutes(documents: documents, router: router)
     SessionController(
         settings: components.settings, users: stores.users, sessions: stores.sessions, hasher: components.hasher,
-        grants: components.grants
+        grants: components.grants, siteGuard: components.siteGuard
     ).addRoutes(session: router.group("/api/session"), users: router.group("/api/users"))
     PalettesController(palettes: components.palettes, builtIns: components.builtInPalettes)
         .addRoutes(to: router.group("/api/palettes"))
     ImagesController(store: stores.images, cache: ImageCache()).addRoutes(to: router.group("/api/images"))
     JokesController(jokes: components.jokes).addRoutes(to: router.group("/api/jokes"))
-    WebEditor().addRoutes(to: router)
+    WebEditor(settings: components.settings, siteGuard: components.siteGuard).addRoutes(to: router)
     routeTable.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
     return router
 }

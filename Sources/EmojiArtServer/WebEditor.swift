@@ -4,6 +4,9 @@ import Hummingbird
 
 /// The web editor's files (Sources/EmojiArtServer/Public) and its page routes.
 struct WebEditor {
+    let settings: AccessSettings
+    let siteGuard: SiteGuard
+
     /// Where the files are on disk: the bundled copy, or in a debug build the source folder
     /// itself, so editing the page and reloading the browser shows the change without a rebuild.
     static var publicDirectory: String {
@@ -16,24 +19,38 @@ struct WebEditor {
         return Bundle.module.resourceURL?.appendingPathComponent("Public").path ?? "Public"
     }
 
+    /// An HTML page from the public folder, read off the request threads; never cached without
+    /// asking, or with `cacheControl` (`no-store` for a page answering one request).
+    static func page(_ name: String, _ context: AppRequestContext, cacheControl: String = "no-cache") async throws
+        -> Response
+    {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = cacheControl
+        return Response(
+            status: .ok, headers: headers,
+            body: try await FileIO().loadFile(path: publicDirectory + "/" + name, context: context))
+    }
+
     func addRoutes(to router: Router<AppRequestContext>) {
         let files = FileIO()
         let folder = WebEditor.publicDirectory
-        /// An HTML page from the public folder, read off the request threads, never cached
-        /// without asking.
         @Sendable func page(_ name: String, _ context: AppRequestContext) async throws -> Response {
-            var headers = HTTPFields()
-            headers[.contentType] = "text/html; charset=utf-8"
-            headers[.cacheControl] = "no-cache"
-            return Response(
-                status: .ok, headers: headers,
-                body: try await files.loadFile(path: folder + "/" + name, context: context))
+            try await WebEditor.page(name, context)
         }
         // One page serves every document; the script reads the id from the path.
         router.get("/documents/:id") { _, context in try await page("editor.html", context) }
         router.get("/jokes") { _, context in try await page("jokes.html", context) }
         router.get("/play") { _, context in try await page("play.html", context) }
-        router.get("/signin") { _, context in try await page("signin.html", context) }
+        // In local mode there is nothing to sign in to: straight on to `next`, if it is a page of
+        // this site (``ReturnPath``).
+        router.get("/signin") { [settings, siteGuard] request, context in
+            guard settings.mode == .accounts else {
+                let next = ReturnPath(request.uri.queryParameters.get("next"), ownNames: siteGuard.ownNames)
+                return Response(status: .seeOther, headers: [.location: next.path, .cacheControl: "no-store"])
+            }
+            return try await page("signin.html", context)
+        }
         // Clients that don't read the pages' icon link ask for /favicon.ico: the same picture.
         router.get("/favicon.ico") { _, context in
             var headers = HTTPFields()

@@ -5,7 +5,7 @@ import Synchronization
 /// A store that keeps every aggregate in memory, as the SQL stores keep them in one database:
 /// for tests and `emojiart serve --memory`. ``Stores/inMemory()`` hands out one for each role.
 public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserStore, SessionStore, TokenStore,
-    ShareStore, LinkStore
+    ShareStore, LinkStore, RevocationStore
 {
     private struct Contents {
         var snapshots: [UUID: StoredDocument] = [:]
@@ -16,6 +16,10 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         var palettes: [UUID: [Palette]] = [:]
         var images: [String: StoredImage] = [:]
         var imageSources: [String: String] = [:]
+        var imageUses: [String: Set<ImageUse>] = [:]
+        /// Browser hash → link id → when granted.
+        var browserLinks: [String: [UUID: Date]] = [:]
+        var revocations = 0
         var users: [UUID: StoredUser] = [LocalUser.id: InMemoryStore.localUser]
         var sessions: [String: (userID: UUID, createdAt: Date, lastSeenAt: Date)] = [:]
         var tokens: [String: APIToken] = [:]
@@ -23,12 +27,22 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         var links: [String: ShareLink] = [:]
         var failures: [(subject: String, at: Date)] = []
 
+        /// Removes links, and every browser's grant of them.
+        mutating func removeLinks(where condition: (ShareLink) -> Bool) {
+            let gone = Set(links.values.filter(condition).map(\.id))
+            guard !gone.isEmpty else { return }
+            links = links.filter { !gone.contains($0.value.id) }
+            for browser in browserLinks.keys {
+                browserLinks[browser] = browserLinks[browser]?.filter { !gone.contains($0.key) }
+            }
+        }
+
         mutating func deleteDocument(_ id: UUID) -> Bool {
             logs[id] = nil
             checkpoints[id] = nil
             summaries[id] = nil
             members[id] = nil
-            links = links.filter { $0.value.documentID != id }
+            removeLinks { $0.documentID == id }
             return snapshots.removeValue(forKey: id) != nil
         }
     }
@@ -172,6 +186,25 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         contents.withLock { $0.imageSources[url] }
     }
 
+    public func recordImageUse(_ imageID: String, by use: ImageUse) async throws {
+        _ = contents.withLock { $0.imageUses[imageID, default: []].insert(use) }
+    }
+
+    public func mayRead(imageID: String, _ reader: ImageReader) async throws -> Bool {
+        contents.withLock { contents in
+            guard contents.images[imageID] != nil, let uses = contents.imageUses[imageID] else { return false }
+            return uses.contains { use in
+                switch use {
+                case .uploader(let user): user == reader.userID
+                case .game: reader.userID != nil
+                case .document(let document):
+                    reader.linkedDocuments.contains(document)
+                        || reader.userID.map { contents.members[document]?[$0] != nil } == true
+                }
+            }
+        }
+    }
+
     // MARK: Users
 
     public func addUser(_ user: User, passwordHash: String) async throws {
@@ -209,6 +242,7 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
             contents.users[id]?.passwordHash = hash
             contents.users[id]?.passwordChangedAt = date
             contents.sessions = contents.sessions.filter { $0.value.userID != id }
+            contents.revocations += 1
         }
     }
 
@@ -222,6 +256,7 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
             contents.sessions = contents.sessions.filter { $0.value.userID != id }
             contents.tokens = contents.tokens.filter { $0.value.userID != id }
             contents.palettes[id] = nil
+            contents.revocations += 1
             return true
         }
     }
@@ -240,6 +275,7 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
             if contents.palettes[to] == nil, let palettes = contents.palettes.removeValue(forKey: from) {
                 contents.palettes[to] = palettes
             }
+            contents.revocations += 1
             return moved
         }
     }
@@ -269,7 +305,10 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
     }
 
     public func deleteSession(tokenHash: String) async throws {
-        contents.withLock { $0.sessions[tokenHash] = nil }
+        contents.withLock { contents in
+            contents.sessions[tokenHash] = nil
+            contents.revocations += 1
+        }
     }
 
     public func deleteSessions(idleSince date: Date) async throws -> Int {
@@ -286,6 +325,10 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
 
     public func signInFailures(subject: String, since date: Date) async throws -> Int {
         contents.withLock { $0.failures.count { $0.subject == subject && $0.at >= date } }
+    }
+
+    public func lastSignInFailure(subject: String) async throws -> Date? {
+        contents.withLock { $0.failures.filter { $0.subject == subject }.map(\.at).max() }
     }
 
     public func forgetSignInFailures(before date: Date) async throws {
@@ -326,6 +369,7 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         contents.withLock { contents in
             guard let hash = contents.tokens.first(where: { $0.value.id == id })?.key else { return false }
             contents.tokens[hash] = nil
+            contents.revocations += 1
             return true
         }
     }
@@ -353,6 +397,7 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         try contents.withLock { contents in
             guard contents.snapshots[documentID] != nil else { throw AccountStoreError.unknownDocument }
             guard contents.users[userID] != nil else { throw AccountStoreError.unknownUser }
+            contents.revocations += 1
             guard contents.members[documentID]?[userID] != .owner else { return }
             contents.members[documentID, default: [:]][userID] = role
         }
@@ -393,8 +438,39 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
             guard
                 let token = contents.links.first(where: { $0.value.id == id && $0.value.documentID == documentID })?.key
             else { return false }
-            contents.links[token] = nil
+            contents.removeLinks { $0.token == token }
+            contents.revocations += 1
             return true
         }
+    }
+
+    public func grantLink(_ linkID: UUID, toBrowser browserHash: String, at date: Date) async throws {
+        try contents.withLock { contents in
+            guard contents.links.values.contains(where: { $0.id == linkID }) else {
+                throw AccountStoreError.unknownDocument
+            }
+            var granted = contents.browserLinks[browserHash, default: [:]]
+            granted[linkID] = date
+            if granted.count > LinkStoreLimits.linksPerBrowser {
+                let kept = granted.sorted { ($0.value, $0.key.uuidString) > ($1.value, $1.key.uuidString) }
+                    .prefix(LinkStoreLimits.linksPerBrowser)
+                granted = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+            }
+            contents.browserLinks[browserHash] = granted
+        }
+    }
+
+    public func links(browser browserHash: String) async throws -> [ShareLink] {
+        contents.withLock { contents in
+            let granted = contents.browserLinks[browserHash] ?? [:]
+            return contents.links.values.filter { granted[$0.id] != nil }
+                .sorted { (granted[$0.id]!, $0.id.uuidString) < (granted[$1.id]!, $1.id.uuidString) }
+        }
+    }
+
+    // MARK: Revocations
+
+    public func revocations() async throws -> Int {
+        contents.withLock { $0.revocations }
     }
 }

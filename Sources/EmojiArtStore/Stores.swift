@@ -11,10 +11,12 @@ public struct Stores: Sendable {
     public var tokens: any TokenStore
     public var shares: any ShareStore
     public var links: any LinkStore
+    public var revocations: any RevocationStore
 
     public init(
         documents: any DocumentStore, palettes: any PaletteStore, images: any ImageStore, users: any UserStore,
-        sessions: any SessionStore, tokens: any TokenStore, shares: any ShareStore, links: any LinkStore
+        sessions: any SessionStore, tokens: any TokenStore, shares: any ShareStore, links: any LinkStore,
+        revocations: any RevocationStore
     ) {
         self.documents = documents
         self.palettes = palettes
@@ -24,6 +26,7 @@ public struct Stores: Sendable {
         self.tokens = tokens
         self.shares = shares
         self.links = links
+        self.revocations = revocations
     }
 
     /// The documents' own store (whose SQL differs between databases), the rest in the shared
@@ -33,15 +36,15 @@ public struct Stores: Sendable {
         self.init(
             documents: documents, palettes: SQLPaletteStore(database: database),
             images: SQLImageStore(database: database),
-            users: accounts, sessions: accounts, tokens: accounts, shares: accounts, links: accounts)
+            users: accounts, sessions: accounts, tokens: accounts, shares: accounts, links: accounts,
+            revocations: accounts)
     }
 
     /// Everything in one ``InMemoryStore``.
     public static func inMemory(_ store: InMemoryStore = InMemoryStore()) -> Stores {
         Stores(
             documents: store, palettes: store, images: store, users: store, sessions: store, tokens: store,
-            shares: store,
-            links: store)
+            shares: store, links: store, revocations: store)
     }
 
     /// "memory", "sqlite" or "postgres".

@@ -7,13 +7,15 @@ test fails, a screenshot of its page goes to screenshots/<test name>.png.
 
 from __future__ import annotations
 
+import http.server
 import os
+import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from browser_server import Api, running_server
+from browser_server import Api, free_port, running_server
 
 HERE = Path(__file__).resolve().parent
 SCREENSHOTS = HERE / "screenshots"
@@ -29,6 +31,30 @@ def server():
 @pytest.fixture
 def api(server) -> Api:
     return Api(server)
+
+
+@pytest.fixture
+def other_site():
+    """A page on another origin (http://localhost:PORT, while the editor is on 127.0.0.1)."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b"<!doctype html><title>Another site</title><p>Nothing to see here.</p>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    port = free_port()
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://localhost:{port}/"
+    httpd.shutdown()
 
 
 @pytest.fixture(scope="session")

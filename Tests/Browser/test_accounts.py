@@ -4,10 +4,12 @@ also across two servers on one PostgreSQL database, which share sessions."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -97,7 +99,7 @@ def test_signing_in_sharing_by_name_and_a_read_only_editor(browser, accounts_ser
     expect(ada.locator("#share-people li[data-member=bob]")).to_be_visible()
     ada.fill("#share-name", "nobody")
     ada.click("#share-add")
-    expect(ada.locator("#share-error")).to_contain_text("no user")
+    expect(ada.locator("#share-error")).to_contain_text("no one by that name")
     ada.click("#share-dialog button[value=done]")
 
     bob_context = browser.new_context(viewport={"width": 1100, "height": 760})
@@ -128,13 +130,12 @@ def test_signing_in_sharing_by_name_and_a_read_only_editor(browser, accounts_ser
 
     # After signing in, the page goes back where it was going — on this site only.
     visitor = browser.new_context().new_page()
-    visitor.goto(base + "/signin?next=/%09/evil.example/x")
+    # Issue #33: `/.//other.example/x` went to //other.example/x.
+    visitor.goto(base + "/signin?next=/.//other.example/x")
     visitor.fill("#signin-name", "bob")
     visitor.fill("#signin-password", PASSWORD)
     visitor.click("#signin-submit")
-    visitor.wait_for_load_state()
-    visitor.wait_for_timeout(300)
-    assert visitor.url.startswith(base + "/"), visitor.url
+    expect(visitor).to_have_url(base + "/")
     visitor.context.close()
 
     # Signing out ends the session: the next page goes to sign-in.
@@ -145,6 +146,46 @@ def test_signing_in_sharing_by_name_and_a_read_only_editor(browser, accounts_ser
     expect(bob).to_have_url(f"{base}/signin?next=/documents/{doc_id}")
     ada_context.close()
     bob_context.close()
+
+
+def test_a_share_link_followed_from_another_site_asks_before_it_opens(browser, accounts_server, other_site):
+    """Issue #33: another site's page navigated a window through its own /s/ links and pushed the
+    visitor's real links out. Now nothing is granted until the visitor clicks on our page."""
+    base = accounts_server
+    ada = session(base, "ada")
+    doc = ada.post(base + "/api/documents", json={"title": "Shared from afar"}, timeout=10).json()["id"]
+    link = ada.post(f"{base}/api/documents/{doc}/links", json={"role": "view"}, timeout=10).json()["url"]
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(other_site)
+    page.evaluate("(url) => { location.href = url; }", link)
+    expect(page.locator("#link-open")).to_be_visible()
+    expect(page).to_have_url(link)
+    assert context.cookies() == [], "nothing granted, no cookie set"
+    page.click("#link-open")
+    expect(page).to_have_url(f"{base}/documents/{doc}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    assert [c["name"] for c in context.cookies()] == ["emojiart_browser"]
+    # Opened again from the address bar, it goes straight on.
+    page.goto(link)
+    expect(page).to_have_url(f"{base}/documents/{doc}")
+    context.close()
+
+
+RETURN_PATHS = Path(__file__).resolve().parents[1] / "Fixtures" / "security" / "return-paths.json"
+
+
+def test_the_sign_in_pages_next_follows_the_same_table_as_the_server(browser, accounts_server):
+    """Issue #33: the page checks `next` again with the server's rules (ReturnPathTests.swift)."""
+    cases = json.loads(RETURN_PATHS.read_text())["cases"]
+    page = browser.new_context().new_page()
+    page.goto(accounts_server + "/signin")
+    got = page.evaluate("""async (cases) => {
+      const { returnPath } = await import("/js/signin.js");
+      return cases.map((c) => returnPath(c.next.replaceAll("127.0.0.1:8080", location.host)));
+    }""", cases)
+    assert got == [case["path"] for case in cases]
+    page.context.close()
 
 
 def test_without_an_account_the_live_palettes_and_the_game_close_with_4401(browser, accounts_server):

@@ -1,38 +1,6 @@
 """Another web site's page, open in the same browser, can't read or change the user's documents:
 its fetches, form posts and WebSockets against the local server all fail and change nothing."""
 
-import http.server
-import threading
-
-import pytest
-
-from browser_server import free_port
-
-
-@pytest.fixture
-def other_site():
-    """A page on another origin (http://localhost:PORT, while the editor is on 127.0.0.1)."""
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = b"<!doctype html><title>Another site</title><p>Nothing to see here.</p>"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    port = free_port()
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://localhost:{port}/"
-    httpd.shutdown()
-
-
 ATTACKS = """async ([base, id]) => {
   const results = {};
   const attempt = async (name, run) => {

@@ -12,12 +12,28 @@ struct AddressPolicyTests {
         "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "2001:db8::1", "fec0::1",
         "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:7f00:1", "::127.0.0.1", "64:ff9b::a9fe:a9fe",
         "2002:c0a8:0101::1", "[::1]", "2001::1",
+        // Issue #33: IPv4-translated loopback was let through; and the rest of IANA's registries.
+        "::ffff:0:7f00:1", "::ffff:0:a00:1", "::ffff:0:808:808", "::8.8.8.8", "::2", "64:ff9b:1::1",
+        "64:ff9b::7f00:1", "100::1", "100:0:0:1::1", "2001:2::1", "2001:10::1", "2001:20::1", "2001:30::1",
+        "2620:4f:8000::1", "3fff::1", "3fff:fff::1", "5f00::1", "192.31.196.1", "192.52.193.1", "192.175.48.1",
+        "192.0.0.170", "192.88.99.1", "4000::1", "8000::1", "e000::1", "1::1", "2002:7f00:1::",
     ]
 
     static let allowed: [String] = [
         "93.184.216.34", "8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "192.169.0.1", "11.0.0.1",
         "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:93.184.216.34", "2002:5db8:d822::1",
+        "64:ff9b::808:808", "2620:4f:7fff::1", "3ffe::1", "2001:4860:4860::8888",
     ]
+
+    /// Every range of the table is refused at its first and last address, by its name.
+    @Test func everySpecialRangeIsRefusedByName() throws {
+        for (range, name) in AddressPolicy.specialRanges {
+            let reason = try #require(AddressPolicy().refusal(host: "example.com", address: range.network))
+            // A range's first address may fall in an earlier, narrower entry (`::` before `::/96`).
+            let first = try #require(AddressPolicy.specialRanges.first { $0.range.contains(range.network) })
+            #expect(reason.contains(first.name), "\(range) \(name): \(reason)")
+        }
+    }
 
     @Test(arguments: refused)
     func refuses(text: String) throws {

@@ -71,6 +71,12 @@ final class InstrumentedStore: ForwardsHistory, PaletteStore, ImageStore {
     }
     func imageID(forSource url: String) async throws -> String? { try await base.imageID(forSource: url) }
     func loadImage(id: String) async throws -> StoredImage? { try await base.loadImage(id: id) }
+    func recordImageUse(_ imageID: String, by use: ImageUse) async throws {
+        try await base.recordImageUse(imageID, by: use)
+    }
+    func mayRead(imageID: String, _ reader: ImageReader) async throws -> Bool {
+        try await base.mayRead(imageID: imageID, reader)
+    }
     func savePalettes(_ palettes: [Palette], owner: UUID) async throws {
         try await Task.sleep(for: .milliseconds(saveDelay.load(ordering: .relaxed)))
         try await base.savePalettes(palettes, owner: owner)

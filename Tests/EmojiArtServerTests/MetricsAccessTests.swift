@@ -1,5 +1,6 @@
 import EmojiArtStore
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import EmojiArtServer
@@ -23,6 +24,26 @@ struct MetricsAccessTests {
     ])
     func metricsAreForThisMachineOrAnAdminsToken(loopback: Bool, forwarded: Bool, requester: Requester, allowed: Bool) {
         #expect(MetricsAccess(peerIsLoopback: loopback, forwarded: forwarded, requester: requester).allows == allowed)
+    }
+
+    /// Issue #33: a proxy configured with `X-Real-IP` alone made every client look local.
+    @Test(arguments: [
+        "X-Real-IP", "X-Forwarded-For", "X-Forwarded-Host", "x-forwarded-proto", "Forwarded", "X-Client-IP",
+        "True-Client-IP", "CF-Connecting-IP", "Fastly-Client-IP", "X-Cluster-Client-IP", "Via", "Client-IP",
+        "X-Original-Forwarded-For", "X-Envoy-External-Address",
+    ])
+    func anyProxyHeaderMeansForwarded(header: String) {
+        var fields = HTTPFields()
+        fields[HTTPField.Name(header)!] = "127.0.0.1"
+        #expect(ProxyHeaders.present(in: fields), "\(header)")
+    }
+
+    @Test func ordinaryHeadersAreNotAProxys() {
+        let fields: HTTPFields = [
+            HTTPField.Name("Host")!: "127.0.0.1:8080", .userAgent: "curl/8", .accept: "*/*", .cookie: "a=b",
+            HTTPField.Name("X-Requested-With")!: "fetch",
+        ]
+        #expect(!ProxyHeaders.present(in: fields))
     }
 
     @Test func namesAreWhatPrometheusAllows() {

@@ -25,10 +25,13 @@ def free_port() -> int:
 class Server:
     """`emojiart serve` on a loopback port with its own data folder; restartable."""
 
-    def __init__(self, data_dir: Path, port: int, *extra: str):
+    def __init__(self, data_dir: Path, port: int, *extra: str, database: str | None = None):
+        """`database`: a PostgreSQL URL to serve from instead of the folder (which then holds
+        only the log)."""
         self.data_dir = data_dir
         self.port = port
         self.extra = extra
+        self.store = ["--database", database] if database else ["--data", str(data_dir)]
         self.process = None
         self.base = f"http://127.0.0.1:{port}"
 
@@ -36,7 +39,7 @@ class Server:
         log = open(self.data_dir / "server.log", "ab")
         self.process = subprocess.Popen(
             [emojiart_binary(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data", str(self.data_dir), *self.extra],
+             *self.store, *self.extra],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             # Never fetch background images from anywhere: nothing leaves the machine.
             env={**os.environ, "EMOJIART_FETCH_PUBLIC": "0"})

@@ -9,11 +9,12 @@ import struct
 
 
 class LiveSocket:
-    def __init__(self, port: int, path: str, timeout: float = 10):
+    def __init__(self, port: int, path: str, timeout: float = 10, headers: dict | None = None):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         key = base64.b64encode(os.urandom(16)).decode()
+        extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
         head = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n")
         self.sock.sendall(head.encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:

@@ -76,8 +76,11 @@ def test_metrics_count_requests_documents_connections_commits_and_fetches(server
     finally:
         window.close()
 
-    # Through a proxy everyone looks local: a forwarded request is not let in.
-    for header in ({"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"}):
+    # Through a proxy everyone looks local: a forwarded request is not let in, whichever header
+    # the proxy was configured with (issue #33: `X-Real-IP` alone used to be let in).
+    for header in ({"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"},
+                   {"X-Real-IP": "203.0.113.9"}, {"X-Client-IP": "203.0.113.9"},
+                   {"X-Forwarded-Host": "example.org"}, {"True-Client-IP": "203.0.113.9"}):
         refused = requests.get(base + "/metrics", headers=header, timeout=5)
         assert refused.status_code == 404 and refused.json()["error"]["code"] == "not_found"
 

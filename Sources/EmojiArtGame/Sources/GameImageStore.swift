@@ -20,6 +20,8 @@ public struct GameImageStore: Sendable {
         }
         do {
             try await store.saveImage(image)
+            // Anyone with an account plays, so anyone with an account may read it.
+            try await store.recordImageUse(image.id, by: .game)
         } catch {
             throw .other("the image store refused it: \(error)")
         }

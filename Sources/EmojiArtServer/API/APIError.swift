@@ -36,7 +36,8 @@ struct APIError: Error, Equatable {
     static func throttled(retryAfter seconds: Int) -> APIError {
         APIError(
             status: .tooManyRequests, code: "too_many_attempts",
-            message: "Too many failed sign-ins. Wait \(max(1, seconds / 60)) minutes, then try again.",
+            message: "Too many failed sign-ins from here. Wait "
+                + (seconds < 90 ? "\(seconds) seconds" : "\((seconds + 59) / 60) minutes") + ", then try again.",
             headers: [.retryAfter: "\(seconds)"])
     }
 

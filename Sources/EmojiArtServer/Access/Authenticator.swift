@@ -28,8 +28,7 @@ public struct Authenticator: Sendable {
     public func access(for head: HTTPRequest) async throws -> RequestAccess {
         guard settings.mode == .accounts else { return RequestAccess(requester: .local) }
         let cookies = Cookies.read(head.headerFields)
-        let tokenList = Cookies.linkTokens(cookies)
-        let links = tokenList.isEmpty ? [] : try await self.links.links(tokens: tokenList)
+        let links = try await self.links(cookies)
         let date = now()
         if let authorization = head.headerFields[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
@@ -57,6 +56,21 @@ public struct Authenticator: Sendable {
             }
         }
         return RequestAccess(requester: .anonymous, links: links)
+    }
+
+    /// The share links the browser opened (kept under its browser cookie, and any left in the
+    /// old links cookie) that still work, each once.
+    private func links(_ cookies: [String: String]) async throws -> [ShareLink] {
+        var found: [ShareLink] = []
+        if let browser = cookies[Cookies.browser], Secret.isWellFormed(browser) {
+            found = try await links.links(browser: Secret.hash(browser))
+        }
+        let tokens = Cookies.linkTokens(cookies)
+        if !tokens.isEmpty {
+            let known = Set(found.map(\.id))
+            found += try await links.links(tokens: tokens).filter { !known.contains($0.id) }
+        }
+        return found
     }
 
     /// Whether the credentials `access` was found with still work: a session not ended, a token

@@ -5,9 +5,13 @@ import HTTPTypes
 public enum Cookies {
     /// The session of a signed-in browser.
     public static let session = "emojiart_session"
-    /// The share links a browser opened, space-separated tokens.
+    /// A random id for this browser: the share links it opened are kept by the server under its
+    /// SHA-256 (``LinkStore/links(browser:)``), so no other site can push them out.
+    public static let browser = "emojiart_browser"
+    /// The share links a browser opened before they were kept by the server: space-separated
+    /// tokens, still read (never written) until the cookie expires or the browser opens a link.
     public static let links = "emojiart_links"
-    /// How many links a browser keeps (the newest).
+    /// How many tokens of ``links`` are read.
     public static let maximumLinks = 20
 
     /// The cookies of a request, by name (the first of each name wins).
@@ -39,8 +43,8 @@ public enum Cookies {
         "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 
-    /// The links cookie holding `tokens` (space-separated, as `+`).
-    public static func setLinks(_ tokens: [String], secure: Bool) -> String {
-        setCookie(links, tokens.suffix(maximumLinks).joined(separator: "+"), maxAge: 365 * 24 * 3600, secure: secure)
+    /// The browser cookie: a year, renewed whenever the browser opens a link.
+    public static func setBrowser(_ id: String, secure: Bool) -> String {
+        setCookie(browser, id, maxAge: 365 * 24 * 3600, secure: secure)
     }
 }

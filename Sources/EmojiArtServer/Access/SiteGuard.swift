@@ -67,6 +67,30 @@ public struct SiteGuard: Sendable, Equatable {
         return .crossSite("Requests from \(Self.quoted(origin)) can't change anything here.")
     }
 
+    /// Whether a navigation was started by another site's page: `Sec-Fetch-Site` says so (any
+    /// value but `same-origin` and `none`, which is the user's own address bar or bookmark), or,
+    /// from a browser that doesn't send it, a foreign `Origin` or `Referer`. Opening a share
+    /// link asks before it grants anything when this is true.
+    public func isFromAnotherSite(host: String?, origin: String?, referer: String?, fetchSite: String?) -> Bool {
+        if let fetchSite = fetchSite?.lowercased() {
+            return fetchSite != "same-origin" && fetchSite != "none"
+        }
+        func isOurs(_ origin: String) -> Bool {
+            let origin = origin.lowercased()
+            if origin == publicOrigin { return true }
+            guard let host = host?.lowercased() else { return false }
+            return origin == "http://\(host)" || origin == "https://\(host)"
+        }
+        if let origin, !isOurs(origin) { return true }
+        if let referer, !referer.isEmpty {
+            guard let url = URL(string: referer), let authority = Self.authority(of: url) else { return true }
+            let port = url.port.map { ":\($0)" } ?? ""
+            let withPort = (url.scheme?.lowercased() ?? "") + "://" + authority.host + port
+            return !isOurs(authority.origin) && !isOurs(withPort)
+        }
+        return false
+    }
+
     /// Methods that change nothing; only they may come from anywhere.
     static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options]
 

@@ -32,14 +32,20 @@ struct ImagesController {
     }
 
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ImageBody> {
-        _ = try context.access.account(for: "upload images")
+        let uploader = try context.access.account(for: "upload images")
         let image = try Self.validatedImage(try await collect(request, limit: BodyLimits.backgroundImage))
         try await store.saveImage(image)
+        try await store.recordImageUse(image.id, by: .uploader(uploader))
         return EditedResponse(status: .created, response: ImageBody(image))
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let id = context.parameters.get("id"), StoredImage.isID(id) else {
+        // Who is asking, and may they: an image is for the people who may see a document that
+        // uses it (or who uploaded it, or play the game). Anyone else gets what an image that
+        // isn't stored gets, so nobody learns which images are.
+        guard let id = context.parameters.get("id"), StoredImage.isID(id),
+            try await Self.mayRead(id, context.access, store: store)
+        else {
             throw APIError.notFound("There is no image with that id.")
         }
         var headers = HTTPFields()
@@ -67,6 +73,14 @@ struct ImagesController {
         }
         headers[.contentType] = served.mimeType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: served.bytes))
+    }
+
+    /// Whether `access` may read the image: in local mode its one user reads everything.
+    static func mayRead(_ id: String, _ access: RequestAccess, store: any ImageStore) async throws -> Bool {
+        if access.requester == .local { return true }
+        return try await store.mayRead(
+            imageID: id,
+            ImageReader(userID: access.requester.userID, linkedDocuments: access.links.map(\.documentID)))
     }
 
     /// A whole PNG, JPEG, GIF or WebP image: 415 for anything else, 422 for a broken one.

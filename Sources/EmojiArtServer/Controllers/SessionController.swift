@@ -12,12 +12,16 @@ struct SessionController {
     let sessions: any SessionStore
     let hasher: PasswordHasher
     let grants: LiveGrants
+    /// The names this server answers to: a `next` may be an absolute URL of one of them.
+    let siteGuard: SiteGuard
     let queue = TurnQueue()
     var now: @Sendable () -> Date = Date.init
 
     struct Credentials: Decodable {
         var name: String
         var password: String
+        /// Where the page means to go afterwards; the answer's `next` says where it may.
+        var next: String?
     }
 
     struct SessionBody: ResponseEncodable {
@@ -32,6 +36,8 @@ struct SessionController {
         var user: UserBody
         /// Whether anyone may make an account here.
         var signup: Bool
+        /// After signing in or up with a `next`: the path of this site to go to (``ReturnPath``).
+        var next: String?
     }
 
     func addRoutes(session: RouterGroup<AppRequestContext>, users: RouterGroup<AppRequestContext>) {
@@ -54,8 +60,9 @@ struct SessionController {
     }
 
     /// `POST /api/session` `{"name", "password"}`: `200` with the session cookie. A wrong name
-    /// and a wrong password get the same `401`, in the same time; after ``AccessSettings/throttleLimit``
-    /// failures for one name or one client address within the window, `429` with `Retry-After`.
+    /// and a wrong password get the same `401`, in the same time. Guessing is slowed per client
+    /// address, and per name from that address (``SignInThrottle``): `429` with `Retry-After`
+    /// there, never for the name from everywhere, so nobody can lock anyone out.
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard settings.mode == .accounts else {
             throw APIError(
@@ -65,19 +72,24 @@ struct SessionController {
         guard let credentials = try await decode(Credentials.self, from: request) else {
             throw APIError.badRequest("Send {\"name\": \"…\", \"password\": \"…\"}.")
         }
-        let subjects = [
-            "name:" + User.nameKey(String(credentials.name.prefix(AccountRules.maximumNameLength + 1))),
-            "address:" + ClientAddress.key(peer: context.peerAddress, headers: request.headers, settings: settings),
-        ]
-        // One attempt at a time per name and per address, each seeing the failures before it.
-        let (sessions, settings, users, hasher, now) = (self.sessions, self.settings, self.users, self.hasher, self.now)
-        let signedIn = try await queue.withTurn(subjects) { () async throws -> User in
+        let subjects = SignInThrottle.Subjects(
+            name: String(credentials.name.prefix(AccountRules.maximumNameLength + 1)),
+            address: ClientAddress.key(peer: context.peerAddress, headers: request.headers, settings: settings))
+        // One attempt at a time per address and per name from it, each seeing the failures
+        // before it; attempts from elsewhere don't wait behind them.
+        let (sessions, users, hasher, now) = (self.sessions, self.users, self.hasher, self.now)
+        let throttle = SignInThrottle(settings: settings)
+        let signedIn = try await queue.withTurn(subjects.all) { () async throws -> User in
             let date = now()
-            let windowStart = date.addingTimeInterval(-settings.throttleWindow)
-            for subject in subjects
-            where try await sessions.signInFailures(subject: subject, since: windowStart) >= settings.throttleLimit {
+            let windowStart = date.addingTimeInterval(-throttle.window)
+            let last = try await sessions.lastSignInFailure(subject: subjects.nameFromAddress)
+            let verdict = throttle.verdict(
+                addressFailures: try await sessions.signInFailures(subject: subjects.address, since: windowStart),
+                nameFailures: try await sessions.signInFailures(subject: subjects.nameFromAddress, since: windowStart),
+                sinceLastNameFailure: last.map { date.timeIntervalSince($0) })
+            if case .refuse(let retryAfter) = verdict {
                 ServerMetrics.signInFailures.increment()
-                throw APIError.throttled(retryAfter: Int(settings.throttleWindow))
+                throw APIError.throttled(retryAfter: retryAfter)
             }
             let stored = try await users.user(named: credentials.name)
             let password = String(credentials.password.prefix(1024))
@@ -90,7 +102,7 @@ struct SessionController {
             }
             guard verified, let user = stored?.user else {
                 ServerMetrics.signInFailures.increment()
-                try await sessions.recordSignInFailure(subjects: subjects, at: date)
+                try await sessions.recordSignInFailure(subjects: subjects.all, at: date)
                 throw APIError(
                     status: .unauthorized, code: "unauthorized",
                     message: "That name and password don't match an account.")
@@ -98,7 +110,8 @@ struct SessionController {
             return user
         }
         guard let signedIn else { throw APIError.throttled(retryAfter: 60) }
-        return try await startSession(for: signedIn, at: now(), request: request, context: context, status: .ok)
+        return try await startSession(
+            for: signedIn, at: now(), next: credentials.next, request: request, context: context, status: .ok)
     }
 
     /// `DELETE /api/session`: ends this browser's session and forgets its cookie.
@@ -127,22 +140,39 @@ struct SessionController {
         if let problem = AccountRules.problem(withPassword: credentials.password) {
             throw APIError(status: .unprocessableContent, code: "invalid_password", message: problem)
         }
-        let user = User(name: credentials.name, createdAt: now())
+        // A taken name says a name exists: it counts as a failure of the address, so names can't
+        // be probed through sign-up faster than through signing in.
+        let address = SignInThrottle.Subjects(
+            name: credentials.name,
+            address: ClientAddress.key(peer: context.peerAddress, headers: request.headers, settings: settings)
+        ).address
+        let date = now()
+        if try await sessions.signInFailures(subject: address, since: date.addingTimeInterval(-settings.throttleWindow))
+            >= settings.throttleLimit
+        {
+            throw APIError.throttled(retryAfter: Int(settings.throttleWindow))
+        }
+        let user = User(name: credentials.name, createdAt: date)
         do {
             try await users.addUser(user, passwordHash: try await hasher.hash(credentials.password))
         } catch AccountStoreError.nameTaken {
+            try await sessions.recordSignInFailure(subjects: [address], at: date)
             throw APIError(
                 status: .conflict, code: "name_taken", message: "That name is taken; choose another.")
         }
-        return try await startSession(for: user, at: now(), request: request, context: context, status: .created)
+        return try await startSession(
+            for: user, at: now(), next: credentials.next, request: request, context: context, status: .created)
     }
 
     private func startSession(
-        for user: User, at date: Date, request: Request, context: AppRequestContext, status: HTTPResponse.Status
+        for user: User, at date: Date, next: String?, request: Request, context: AppRequestContext,
+        status: HTTPResponse.Status
     ) async throws -> Response {
         let cookie = Secret.make()
         try await sessions.createSession(tokenHash: Secret.hash(cookie), userID: user.id, at: date)
-        var response = try body(for: user).response(from: request, context: context)
+        var body = body(for: user)
+        body.next = next.map { ReturnPath($0, ownNames: siteGuard.ownNames).path }
+        var response = try body.response(from: request, context: context)
         response.status = status
         response.headers[.setCookie] = Cookies.setCookie(
             Cookies.session, cookie, maxAge: Int(settings.sessionIdleLimit), secure: settings.secureCookies)

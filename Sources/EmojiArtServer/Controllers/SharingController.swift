@@ -12,8 +12,12 @@ struct SharingController {
     let users: any UserStore
     let shares: any ShareStore
     let links: any LinkStore
+    /// Where looking up names that aren't there is counted (``NameLookups``).
+    let sessions: any SessionStore
     let grants: LiveGrants
     let settings: AccessSettings
+    /// Tells a link followed from another site's page.
+    let siteGuard: SiteGuard
     /// Where links point: the public URL, else the address the request came to.
     let publicURL: URL?
     var now: @Sendable () -> Date = Date.init
@@ -54,6 +58,7 @@ struct SharingController {
         documents.put(":id/members/:name", use: setMember)
         documents.delete(":id/members/:name", use: removeMember)
         router.get("/s/:token", use: openLink)
+        router.post("/s/:token", use: confirmLink)
     }
 
     // MARK: Links
@@ -87,20 +92,62 @@ struct SharingController {
         return Response(status: .noContent)
     }
 
-    /// `GET /s/{token}`: the link's role on its document for this browser (a cookie), then the
-    /// editor. No account needed.
+    /// `GET /s/{token}`: the link's role on its document for this browser, then the editor. No
+    /// account needed. Followed from another site's page (``SiteGuard/isFromAnotherSite``), it
+    /// grants nothing: a page of ours asks the visitor to confirm with one click, a same-origin
+    /// `POST` to the same address — so no other site can fill a browser's links with its own.
     @Sendable func openLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let link = try await link(context)
+        if siteGuard.isFromAnotherSite(
+            host: request.head.authority, origin: request.headers[.origin], referer: request.headers[.referer],
+            fetchSite: request.headers[SiteGuard.secFetchSite])
+        {
+            return try await WebEditor.page("link.html", context, cacheControl: "no-store")
+        }
+        return try await grant(link, request: request)
+    }
+
+    /// `POST /s/{token}`: the visitor confirmed (the site guard has already refused other sites).
+    @Sendable func confirmLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await grant(try await link(context), request: request)
+    }
+
+    private func link(_ context: AppRequestContext) async throws -> ShareLink {
         guard let token = context.parameters.get("token"), Secret.isWellFormed(token),
             let link = try await links.link(token: token)
         else {
             throw APIError.notFound("This share link doesn't work: it was revoked, or its document was deleted.")
         }
-        var tokens = Cookies.linkTokens(Cookies.read(request.headers)).filter { $0 != token }
-        tokens.append(token)
+        return link
+    }
+
+    /// Keeps the link for this browser (under its browser cookie, made now if it has none; with
+    /// the links of the old cookie, which is then cleared) and opens the editor.
+    private func grant(_ link: ShareLink, request: Request) async throws -> Response {
+        let cookies = Cookies.read(request.headers)
+        let browser = cookies[Cookies.browser].flatMap { Secret.isWellFormed($0) ? $0 : nil } ?? Secret.make()
+        let date = now()
+        let older = Cookies.linkTokens(cookies)
+        if !older.isEmpty {
+            for kept in try await links.links(tokens: older) {
+                try? await links.grantLink(kept.id, toBrowser: Secret.hash(browser), at: date.addingTimeInterval(-1))
+            }
+        }
+        do {
+            try await links.grantLink(link.id, toBrowser: Secret.hash(browser), at: date)
+        } catch AccountStoreError.unknownDocument {
+            throw APIError.notFound("This share link doesn't work: it was revoked, or its document was deleted.")
+        }
         var headers = HTTPFields()
         headers[.location] = "/documents/\(link.documentID.uuidString)"
         headers[.cacheControl] = "no-store"
-        headers[.setCookie] = Cookies.setLinks(tokens, secure: settings.secureCookies)
+        headers.append(HTTPField(name: .setCookie, value: Cookies.setBrowser(browser, secure: settings.secureCookies)))
+        if !older.isEmpty {
+            headers.append(
+                HTTPField(
+                    name: .setCookie,
+                    value: Cookies.setCookie(Cookies.links, "", maxAge: 0, secure: settings.secureCookies)))
+        }
         return Response(status: .seeOther, headers: headers)
     }
 
@@ -116,7 +163,7 @@ struct SharingController {
         guard let requested = try await decode(MemberRequest.self, from: request),
             let role = DocumentRole(rawValue: requested.role), role != .owner
         else { throw APIError.badRequest("Send {\"role\": \"editor\"} or {\"role\": \"viewer\"}.") }
-        let user = try await member(context)
+        let user = try await member(context, request)
         try await shares.setRole(role, of: user.id, on: id)
         await grants.membersChanged(id)
         return try await members(of: id)
@@ -124,7 +171,7 @@ struct SharingController {
 
     @Sendable func removeMember(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try await manage(context)
-        let user = try await member(context)
+        let user = try await member(context, request)
         try await shares.setRole(nil, of: user.id, on: id)
         await grants.membersChanged(id)
         return Response(status: .noContent)
@@ -141,14 +188,27 @@ struct SharingController {
         return id
     }
 
-    /// The user named in the path (not the owner themselves).
-    private func member(_ context: AppRequestContext) async throws -> User {
-        guard let name = context.parameters.get("name"), let user = try await users.user(named: name)?.user else {
-            throw APIError.notFound("There is no user with that name.")
-        }
-        if user.id == context.access.requester.userID {
+    /// The user named in the path, who may be added (anyone but the owner themselves). Names
+    /// are not for probing: a name that isn't there and one that may not be added get the same
+    /// `404`, and both count against the asker (``NameLookups``) — `429` once too many have.
+    private func member(_ context: AppRequestContext, _ request: Request) async throws -> User {
+        let lookups = NameLookups(
+            settings: settings, account: try context.access.account(for: "share documents"),
+            address: ClientAddress.key(peer: context.peerAddress, headers: request.headers, settings: settings))
+        let date = now()
+        // In local mode there are no accounts to learn of (and nothing to count).
+        let counted = settings.mode == .accounts
+        if counted, try await lookups.isExhausted(sessions, at: date) {
             throw APIError(
-                status: .unprocessableContent, code: "owner", message: "You own this document; share it with others.")
+                status: .tooManyRequests, code: "too_many_lookups",
+                message: "Too many names that aren't here were tried. Wait a few minutes, then try again.",
+                headers: [.retryAfter: "\(Int(settings.throttleWindow))"])
+        }
+        guard let name = context.parameters.get("name"), let user = try await users.user(named: name)?.user,
+            user.id != context.access.requester.userID
+        else {
+            if counted { try await sessions.recordSignInFailure(subjects: lookups.subjects, at: date) }
+            throw APIError.notFound("There is no one by that name to share with.")
         }
         return user
     }

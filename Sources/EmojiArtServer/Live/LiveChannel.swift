@@ -45,6 +45,8 @@ struct LiveChannel: Sendable {
     let library: DocumentLibrary
     let access: DocumentAccess
     let grants: LiveGrants
+    /// Whether anything was revoked since a connection last checked its grant.
+    let revocations: RevocationWatch
     /// Who else is in each document (pointers, selections): relayed, never applied.
     let presence: PresenceHub
     /// Snapshots encoded once per document state, shared by the windows that open it.

@@ -68,10 +68,17 @@ actor LiveGrants {
         }
     }
 
+    /// Something was revoked somewhere (``RevocationWatch``): the connection checks its grant
+    /// again before it applies anything more. False if the store couldn't be asked.
+    func revocationSeen(_ id: UUID) async -> Bool {
+        await recheck(id, reason: "Your access to this document changed.")
+    }
+
     /// Ends the connection unless its credentials still work and give the same role; keeps what
-    /// they give now. A store that can't be asked ends nothing.
-    private func recheck(_ id: UUID, reason: String) async {
-        guard let connection = connections[id] else { return }
+    /// they give now. A store that can't be asked ends nothing (and is answered false).
+    @discardableResult
+    private func recheck(_ id: UUID, reason: String) async -> Bool {
+        guard let connection = connections[id] else { return true }
         let current: RequestAccess?
         let grant: DocumentAccess.Grant?
         do {
@@ -82,15 +89,16 @@ actor LiveGrants {
                 grant = nil
             }
         } catch {
-            return
+            return false
         }
         guard let current, let grant, grant.role == connection.grant.role else {
             connections[id] = nil
             connection.revoke(current == nil ? "Your session ended; sign in again." : reason)
-            return
+            return true
         }
         connections[id]?.access = current
         connections[id]?.grant = grant
+        return true
     }
 }
 

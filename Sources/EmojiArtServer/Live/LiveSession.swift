@@ -41,6 +41,8 @@ final class LiveSession: LiveSocketListener, Sendable {
         var closed = false
         var finished = false
         var registration: UUID?
+        /// The revocation count read before the grant was last checked (``RevocationWatch``).
+        var checkedRevocations: Int?
         var opened: Opened?
         var peer: String?
         /// The window's own message limit (``LiveChannel/Limits``): what it may still send now.
@@ -128,6 +130,9 @@ final class LiveSession: LiveSocketListener, Sendable {
         let id = start.document
         let grant: DocumentAccess.Grant
         do {
+            // Read before the grant is checked: a revocation after this read shows as a new count.
+            let revocations = try await channel.revocations.current()
+            state.withLock { $0.checkedRevocations = revocations }
             guard let found = try await channel.access.grant(start.access, on: id) else {
                 let (code, reason) =
                     start.access.isSomeone
@@ -254,6 +259,9 @@ final class LiveSession: LiveSocketListener, Sendable {
             let reason = "Not a request: \(APIError(error).message)"
             return close(.badMessage, reason: String(reason.prefix(120)))
         }
+        // Anything revoked since the grant was checked — up to the moment this message is
+        // applied, on any server — is seen first: a revoked window gets no more acknowledged.
+        guard await grantStillChecked() else { return }
         guard opened.role.canEdit else {
             _ = writer.deliver(
                 .reply(
@@ -264,6 +272,27 @@ final class LiveSession: LiveSocketListener, Sendable {
         }
         _ = writer.deliver(
             .reply(await channel.perform(request, on: opened.document, author: start.access.author)))
+    }
+
+    /// Whether the grant stands, checked again if anything was revoked anywhere since it was
+    /// last checked; false once the connection ends (revoked, or the store can't be asked).
+    private func grantStillChecked() async -> Bool {
+        let count: Int
+        do {
+            count = try await channel.revocations.current()
+        } catch {
+            close(.documentClosed, reason: "Try again.")
+            return false
+        }
+        let (checked, registration) = state.withLock { ($0.checkedRevocations, $0.registration) }
+        if count != checked, let registration {
+            guard await channel.grants.revocationSeen(registration) else {
+                close(.documentClosed, reason: "Try again.")
+                return false
+            }
+            state.withLock { $0.checkedRevocations = count }
+        }
+        return !writer.isEnding && !state.withLock { $0.closing }
     }
 
     // MARK: - Ending

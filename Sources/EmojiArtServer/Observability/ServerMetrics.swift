@@ -57,7 +57,8 @@ enum ServerMetrics {
 }
 
 /// Who may read `/metrics`: a client on this machine that came straight here (not through a
-/// proxy, which would make everyone look local), or, in accounts mode, an admin's API token.
+/// proxy, which would make everyone look local: a request carrying any header a proxy adds,
+/// ``ProxyHeaders``, counts as forwarded), or, in accounts mode, an admin's API token.
 /// Anyone else gets `404`, as for a route that isn't there.
 struct MetricsAccess: Sendable, Equatable {
     var peerIsLoopback: Bool
@@ -82,8 +83,7 @@ struct MetricsController {
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
         let access = MetricsAccess(
             peerIsLoopback: context.peerAddress.map(ServerConfiguration.isLoopback) ?? false,
-            forwarded: request.headers[HTTPField.Name("X-Forwarded-For")!] != nil
-                || request.headers[HTTPField.Name("Forwarded")!] != nil,
+            forwarded: ProxyHeaders.present(in: request.headers),
             requester: context.access.requester)
         guard access.allows else { throw APIError.notFound("There is nothing at /metrics.") }
         if let library { ServerMetrics.openDocuments.record(await library.openCount) }

@@ -199,6 +199,9 @@ public protocol SessionStore: Sendable {
     /// How many failures a subject has had since `date`.
     func signInFailures(subject: String, since date: Date) async throws -> Int
 
+    /// When the subject's latest failure was, or nil if it has none.
+    func lastSignInFailure(subject: String) async throws -> Date?
+
     /// Forgets failures older than `date`.
     func forgetSignInFailures(before date: Date) async throws
 }
@@ -257,4 +260,28 @@ public protocol LinkStore: Sendable {
     /// Revokes one of the document's links; on a shared store, other servers hear
     /// ``StoreChange/linkRevoked(_:)``. Returns false if the document has no such link.
     func revokeLink(id: UUID, of documentID: UUID) async throws -> Bool
+
+    /// Gives a browser (by the SHA-256 of its browser cookie) the link, until the link is
+    /// revoked; a browser keeps its ``LinkStoreLimits/linksPerBrowser`` newest. Throws
+    /// ``AccountStoreError/unknownDocument`` if the link is gone.
+    func grantLink(_ linkID: UUID, toBrowser browserHash: String, at date: Date) async throws
+
+    /// The links a browser was given that still work, oldest first.
+    func links(browser browserHash: String) async throws -> [ShareLink]
+}
+
+public enum LinkStoreLimits {
+    /// How many links one browser keeps: enough that nobody's are pushed out by use (and links
+    /// are granted only by the browser's own click, never by another site).
+    public static let linksPerBrowser = 500
+}
+
+/// Counts revocations — a session ended, a password changed, a token revoked, a user removed,
+/// a role changed, a link revoked — each in the transaction that makes it, on the database
+/// every server shares. A live connection that reads the same count as when it last checked
+/// its grant knows nothing was revoked since; a different count makes it check again before
+/// it applies anything more.
+public protocol RevocationStore: Sendable {
+    /// How many revocations have committed.
+    func revocations() async throws -> Int
 }

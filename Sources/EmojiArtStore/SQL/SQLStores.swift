@@ -82,11 +82,46 @@ public struct SQLImageStore: ImageStore {
         try await database.read(SQLStatement("SELECT image_id FROM image_source WHERE url = ?", [.text(url)]))
             .first?[0].string
     }
+
+    public func recordImageUse(_ imageID: String, by use: ImageUse) async throws {
+        try await database.write(
+            SQLStatement(
+                """
+                INSERT INTO image_use (image_id, kind, subject) VALUES (?, ?, ?)
+                ON CONFLICT (image_id, kind, subject) DO NOTHING
+                """, [.text(imageID), .text(use.kind), .uuid(use.subject)]))
+    }
+
+    public func mayRead(imageID: String, _ reader: ImageReader) async throws -> Bool {
+        var conditions: [String] = []
+        var binds: [SQLValue] = [.text(imageID)]
+        if let user = reader.userID {
+            conditions.append("(kind = 'uploader' AND subject = ?)")
+            conditions.append("kind = 'game'")
+            conditions.append(
+                "(kind = 'document' AND subject IN (SELECT document_id FROM document_member WHERE user_id = ?))")
+            binds += [.uuid(user), .uuid(user)]
+        }
+        let linked = Array(Set(reader.linkedDocuments)).prefix(1000)
+        if !linked.isEmpty {
+            let placeholders = Array(repeating: "?", count: linked.count).joined(separator: ", ")
+            conditions.append("(kind = 'document' AND subject IN (\(placeholders)))")
+            binds += linked.map(SQLValue.uuid)
+        }
+        guard !conditions.isEmpty else { return false }
+        return try await !database.read(
+            SQLStatement(
+                """
+                SELECT 1 FROM image_use WHERE image_id = ? AND (\(conditions.joined(separator: " OR ")))
+                AND EXISTS (SELECT 1 FROM image WHERE id = image_use.image_id) LIMIT 1
+                """, binds)
+        ).isEmpty
+    }
 }
 
 /// Users, sessions, tokens, document members and share links: the account aggregates, each its
 /// own protocol, kept in one database.
-public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, LinkStore {
+public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, LinkStore, RevocationStore {
     let database: any SQLDatabase
 
     public init(database: any SQLDatabase) {
@@ -173,6 +208,7 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
                     [.text(hash), .real(date.timeIntervalSince1970), .uuid(id), .uuid(LocalUser.id)],
                     errorIfNoRow: AccountStoreError.unknownUser),
                 SQLStatement("DELETE FROM user_session WHERE user_id = ?", [.uuid(id)]),
+                SharedStatements.revocation,
             ] + database.dialect.announcing(.resync))
     }
 
@@ -184,6 +220,7 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
                     "DELETE FROM document WHERE id IN (SELECT document_id FROM document_member WHERE user_id = ? AND role = 'owner')",
                     [.uuid(id)]),
                 SQLStatement("DELETE FROM app_user WHERE id = ? RETURNING 1", [.uuid(id)]),
+                SharedStatements.revocation,
             ] + database.dialect.announcing(.resync))
         return !rows[1].isEmpty
     }
@@ -208,6 +245,7 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
                 UPDATE user_palette SET owner_id = ?
                 WHERE owner_id = ? AND NOT EXISTS (SELECT 1 FROM user_palette WHERE owner_id = ?)
                 """, [.uuid(to), .uuid(from), .uuid(to)]),
+            SharedStatements.revocation,
         ])
         return rows[3].count
     }
@@ -253,7 +291,10 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
     }
 
     public func deleteSession(tokenHash: String) async throws {
-        try await database.write(SQLStatement("DELETE FROM user_session WHERE token_hash = ?", [.text(tokenHash)]))
+        try await database.write([
+            SQLStatement("DELETE FROM user_session WHERE token_hash = ?", [.text(tokenHash)]),
+            SharedStatements.revocation,
+        ])
     }
 
     public func deleteSessions(idleSince date: Date) async throws -> Int {
@@ -279,6 +320,12 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
                 "SELECT COUNT(*) FROM sign_in_failure WHERE subject = ? AND at >= ?",
                 [.text(subject), .real(date.timeIntervalSince1970)])
         ).first?[0].int ?? 0
+    }
+
+    public func lastSignInFailure(subject: String) async throws -> Date? {
+        try await database.read(
+            SQLStatement("SELECT MAX(at) FROM sign_in_failure WHERE subject = ?", [.text(subject)])
+        ).first?[0].double.map(Date.init(timeIntervalSince1970:))
     }
 
     public func forgetSignInFailures(before date: Date) async throws {
@@ -341,7 +388,7 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
 
     public func revokeToken(id: UUID) async throws -> Bool {
         let rows = try await database.write(
-            [SQLStatement("DELETE FROM api_token WHERE id = ? RETURNING 1", [.uuid(id)])]
+            [SQLStatement("DELETE FROM api_token WHERE id = ? RETURNING 1", [.uuid(id)]), SharedStatements.revocation]
                 + database.dialect.announcing(.resync))
         return !rows[0].isEmpty
     }
@@ -399,7 +446,7 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
                     "DELETE FROM document_member WHERE document_id = ? AND user_id = ? AND role <> 'owner'",
                     [.uuid(documentID), .uuid(userID)]))
         }
-        try await database.write(statements + announce)
+        try await database.write(statements + [SharedStatements.revocation] + announce)
     }
 
     public func documents(of userID: UUID) async throws -> [UUID: DocumentRole] {
@@ -469,11 +516,47 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
                     SQLStatement(
                         "DELETE FROM share_link WHERE id = ? AND document_id = ? RETURNING 1",
                         [.uuid(id), .uuid(documentID)],
-                        errorIfNoRow: AccountStoreError.unknownDocument)
+                        errorIfNoRow: AccountStoreError.unknownDocument),
+                    SharedStatements.revocation,
                 ] + database.dialect.announcing(.linkRevoked(id)))
             return true
         } catch AccountStoreError.unknownDocument {
             return false
         }
+    }
+
+    public func grantLink(_ linkID: UUID, toBrowser browserHash: String, at date: Date) async throws {
+        try await translatingConstraints(unique: .unknownDocument, foreignKey: .unknownDocument) {
+            try await database.write([
+                SQLStatement(
+                    """
+                    INSERT INTO browser_link (browser_hash, link_id, granted_at) VALUES (?, ?, ?)
+                    ON CONFLICT (browser_hash, link_id) DO UPDATE SET granted_at = excluded.granted_at
+                    """, [.text(browserHash), .uuid(linkID), .real(date.timeIntervalSince1970)]),
+                SQLStatement(
+                    """
+                    DELETE FROM browser_link WHERE browser_hash = ? AND link_id NOT IN (
+                        SELECT link_id FROM browser_link WHERE browser_hash = ?
+                        ORDER BY granted_at DESC, link_id LIMIT \(LinkStoreLimits.linksPerBrowser))
+                    """, [.text(browserHash), .text(browserHash)]),
+            ])
+        }
+    }
+
+    public func links(browser browserHash: String) async throws -> [ShareLink] {
+        try await database.read(
+            SQLStatement(
+                """
+                SELECT l.id, l.document_id, l.token, l.role, l.created_at
+                FROM browser_link b JOIN share_link l ON l.id = b.link_id WHERE b.browser_hash = ?
+                ORDER BY b.granted_at, l.id
+                """, [.text(browserHash)])
+        ).map(Self.link)
+    }
+
+    // MARK: Revocations
+
+    public func revocations() async throws -> Int {
+        try await database.read(SQLStatement("SELECT total FROM access_revocation WHERE id = 1")).first?[0].int ?? 0
     }
 }

@@ -99,13 +99,44 @@ public enum SharedSchema {
                     )
                     """,
                     "CREATE INDEX sign_in_failure_by_subject ON sign_in_failure (subject, at)",
-                ])
+                ]),
+            Migration(
+                number: 2, name: "who may read an image, share links kept per browser, revocations counted",
+                statements: [
+                    // What uses an image: a document (its background), the user who uploaded it,
+                    // or the game (subject: the nil UUID). `/api/images/{id}` asks it.
+                    """
+                    CREATE TABLE image_use (
+                        image_id TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        subject \(uuid) NOT NULL,
+                        PRIMARY KEY (image_id, kind, subject)
+                    )
+                    """,
+                    // The share links a browser opened, by the SHA-256 of its browser cookie.
+                    """
+                    CREATE TABLE browser_link (
+                        browser_hash TEXT NOT NULL,
+                        link_id \(uuid) NOT NULL REFERENCES share_link(id) ON DELETE CASCADE,
+                        granted_at \(real) NOT NULL,
+                        PRIMARY KEY (browser_hash, link_id)
+                    )
+                    """,
+                    "CREATE INDEX browser_link_by_link ON browser_link (link_id)",
+                    // One row: how many revocations have committed (each in the transaction that
+                    // revokes), so a live connection can tell cheaply whether to check again.
+                    "CREATE TABLE access_revocation (id \(integer) PRIMARY KEY, total \(integer) NOT NULL)",
+                    "INSERT INTO access_revocation (id, total) VALUES (1, 0)",
+                ]),
         ]
     }
 }
 
 /// Shared statements that the documents' own SQL runs inside its transactions.
 public enum SharedStatements {
+    /// Counts a revocation, in the transaction that makes it (``RevocationStore``).
+    public static let revocation = SQLStatement("UPDATE access_revocation SET total = total + 1 WHERE id = 1")
+
     /// Makes `user` the owner of a document just inserted.
     public static func owner(_ user: UUID, of document: UUID) -> SQLStatement {
         SQLStatement(

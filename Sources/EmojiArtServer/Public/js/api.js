@@ -153,9 +153,10 @@ export function goToSignIn() {
 export const health = () => request("GET", "/api/health");
 /** `{access, user: {id, name, isAdmin}, signup}`, or an ApiError 401 when no one is signed in. */
 export const session = () => request("GET", "/api/session");
-export const signIn = (name, password) => request("POST", "/api/session", { json: { name, password } });
+/** `next`: where the page means to go afterwards; the answer's `next` is the path to use. */
+export const signIn = (name, password, next) => request("POST", "/api/session", { json: { name, password, next } });
 export const signOut = () => request("DELETE", "/api/session");
-export const signUp = (name, password) => request("POST", "/api/users", { json: { name, password } });
+export const signUp = (name, password, next) => request("POST", "/api/users", { json: { name, password, next } });
 
 // MARK: - Sharing
 

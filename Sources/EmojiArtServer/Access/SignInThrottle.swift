@@ -1,0 +1,97 @@
+import EmojiArtStore
+import Foundation
+
+/// How guessing passwords is slowed, as a value tests drive without a clock or a store.
+///
+/// Failures are counted per client address, and per name *from that address* — never per
+/// name alone, which would let anyone lock anyone out by failing on their name. So:
+/// - an address with ``addressLimit`` failures within ``window`` is refused for every name
+///   (`429`), until they age out;
+/// - a name failed from one address (or from unknown addresses, which count as one) gets a
+///   growing delay there: after ``freeAttempts`` failures, each further attempt must wait
+///   ``delay(afterFailures:)`` since the last one (`429` with `Retry-After` meanwhile);
+/// - the same name from an address with no recent failures is tried at once, whatever goes on
+///   elsewhere: the right password gets in while an attack on the name goes on.
+///
+/// Only failures count (a refused attempt is not one), so waiting always helps.
+struct SignInThrottle: Sendable, Equatable {
+    var addressLimit: Int
+    var window: TimeInterval
+    var freeAttempts = 3
+    var firstDelay: TimeInterval = 2
+
+    init(settings: AccessSettings) {
+        addressLimit = settings.throttleLimit
+        window = settings.throttleWindow
+    }
+
+    init(addressLimit: Int, window: TimeInterval) {
+        self.addressLimit = addressLimit
+        self.window = window
+    }
+
+    /// The failure subjects of one attempt.
+    struct Subjects: Sendable, Equatable {
+        /// Every failure from the address.
+        var address: String
+        /// Failures on the name from the address (names compared ignoring case).
+        var nameFromAddress: String
+
+        init(name: String, address: String) {
+            self.address = "address:" + address
+            self.nameFromAddress = "name:" + User.nameKey(name) + " from:" + address
+        }
+
+        var all: [String] { [address, nameFromAddress] }
+    }
+
+    /// How long the next attempt on a name waits after `failures` of it from one address.
+    func delay(afterFailures failures: Int) -> TimeInterval {
+        guard failures >= freeAttempts else { return 0 }
+        return min(firstDelay * pow(2, Double(failures - freeAttempts)), window)
+    }
+
+    enum Verdict: Sendable, Equatable {
+        /// Check the password.
+        case attempt
+        /// `429` with this `Retry-After` (seconds).
+        case refuse(retryAfter: Int)
+    }
+
+    /// The verdict given the failures counted so far.
+    /// - Parameters:
+    ///   - addressFailures: failures from the address within ``window``.
+    ///   - nameFailures: failures on the name from the address within ``window``.
+    ///   - sinceLastNameFailure: how long ago the last of those was, if there was one.
+    func verdict(addressFailures: Int, nameFailures: Int, sinceLastNameFailure: TimeInterval?) -> Verdict {
+        if addressFailures >= addressLimit { return .refuse(retryAfter: Int(window.rounded(.up))) }
+        let wait = delay(afterFailures: nameFailures)
+        if wait > 0, let since = sinceLastNameFailure, since < wait {
+            return .refuse(retryAfter: max(1, Int((wait - since).rounded(.up))))
+        }
+        return .attempt
+    }
+}
+
+/// Names looked up that aren't there (sharing by name): counted per account and per client
+/// address with the sign-in failures, so nobody learns who has an account by trying a list.
+/// Twice the sign-in limit within its window: enough for a class list with typos.
+struct NameLookups: Sendable {
+    let limit: Int
+    let window: TimeInterval
+    let subjects: [String]
+
+    init(settings: AccessSettings, account: UUID, address: String) {
+        limit = settings.throttleLimit * 2
+        window = settings.throttleWindow
+        subjects = ["names by:" + account.uuidString, "names from:" + address]
+    }
+
+    func isExhausted(_ store: any SessionStore, at date: Date) async throws -> Bool {
+        for subject in subjects
+        where try await store.signInFailures(subject: subject, since: date.addingTimeInterval(-window)) >= limit {
+            return true
+        }
+        return false
+    }
+}
