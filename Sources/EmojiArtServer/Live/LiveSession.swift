@@ -211,6 +211,11 @@ final class LiveSession: LiveSocketListener, Sendable {
             }
             switch next {
             case .apply(let batch, let opened):
+                // Anything revoked since the grant was checked — up to now, on any server — is
+                // seen first: one read of the revocation count, started after every message of
+                // the batch arrived, covers them all, and a revoked window gets none of them
+                // applied or acknowledged.
+                guard await grantStillChecked() else { continue }
                 for message in batch {
                     // Nothing more is applied once the connection is closing, or its writing has
                     // ended (a revoked link).
@@ -259,9 +264,6 @@ final class LiveSession: LiveSocketListener, Sendable {
             let reason = "Not a request: \(APIError(error).message)"
             return close(.badMessage, reason: String(reason.prefix(120)))
         }
-        // Anything revoked since the grant was checked — up to the moment this message is
-        // applied, on any server — is seen first: a revoked window gets no more acknowledged.
-        guard await grantStillChecked() else { return }
         guard opened.role.canEdit else {
             _ = writer.deliver(
                 .reply(
