@@ -444,16 +444,18 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         }
     }
 
-    public func grantLink(_ linkID: UUID, toBrowser browserHash: String, at date: Date) async throws {
+    public func grantLink(_ linkID: UUID, toBrowser browserHash: String, at date: Date, keeping limit: Int)
+        async throws
+    {
         try contents.withLock { contents in
             guard contents.links.values.contains(where: { $0.id == linkID }) else {
                 throw AccountStoreError.unknownDocument
             }
             var granted = contents.browserLinks[browserHash, default: [:]]
             granted[linkID] = date
-            if granted.count > LinkStoreLimits.linksPerBrowser {
+            if granted.count > max(1, limit) {
                 let kept = granted.sorted { ($0.value, $0.key.uuidString) > ($1.value, $1.key.uuidString) }
-                    .prefix(LinkStoreLimits.linksPerBrowser)
+                    .prefix(max(1, limit))
                 granted = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
             }
             contents.browserLinks[browserHash] = granted

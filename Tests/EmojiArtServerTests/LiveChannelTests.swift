@@ -193,7 +193,10 @@ extension LiveChannelTests {
             window.send(move("mine"))
             try await window.waitForAck("mine")
             let waited = ContinuousClock.now - sent
-            #expect(waited < .milliseconds(700), "waited \(waited) behind the flooders")
+            // The flooders' backlog is still ~2.7 s; served in less than half of it, the window went
+            // at the next turn. (A turn itself took up to 0.83 s with the whole suite and
+            // PostgreSQL sharing 2 cores, so a tighter bound measures the machine, not the turn.)
+            #expect(waited < .milliseconds(1_300), "waited \(waited) behind the flooders")
             // The flooders are slowed (120 moves at 40 a second), not closed: every move is
             // applied, once.
             for (index, flooder) in flooders.enumerated() { try await flooder.waitForAck("f\(index)-39") }

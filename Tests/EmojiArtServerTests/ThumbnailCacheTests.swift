@@ -17,7 +17,7 @@ struct ThumbnailCacheTests {
 
     @Test func changesInQuickSuccessionCostOneRedrawAtTheEndOfTheInterval() async throws {
         let draws = Atomic<Int>(0)
-        let cache = ThumbnailCache(minimumInterval: .milliseconds(4_000)) { state in
+        let cache = ThumbnailCache(minimumInterval: .milliseconds(8_000)) { state in
             draws.add(1, ordering: .relaxed)
             try await Task.sleep(for: .milliseconds(20))
             return [UInt8(state.version)]
@@ -40,15 +40,16 @@ struct ThumbnailCacheTests {
         }
         #expect(draws.load(ordering: .relaxed) == 1)
         // At the end of the interval one redraw of the newest version. (The interval is long
-        // enough that a busy machine — the whole suite runs at once on two cores — still makes
-        // the ten requests within it.)
-        try await Task.sleep(for: .milliseconds(5_000))
+        // enough that a busy machine — the whole suite runs at once on two cores, where a
+        // synchronous fuzz test can hold both of the pool's threads for seconds — still makes
+        // the ten requests within it: 4 s was seen to be too short.)
+        try await Task.sleep(for: .milliseconds(9_000))
         #expect(draws.load(ordering: .relaxed) == 2)
         #expect(try await cache.thumbnail(for: try state(id, version: 10), current: current).png == [10])
         #expect(draws.load(ordering: .relaxed) == 2)
 
         // After the interval a change is drawn at once.
-        try await Task.sleep(for: .milliseconds(4_100))
+        try await Task.sleep(for: .milliseconds(8_100))
         latest.withLock { $0 = 11 }
         #expect(try await cache.thumbnail(for: try state(id, version: 11), current: current).png == [11])
         #expect(draws.load(ordering: .relaxed) == 3)

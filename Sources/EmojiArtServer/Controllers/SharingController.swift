@@ -130,11 +130,14 @@ struct SharingController {
         let older = Cookies.linkTokens(cookies)
         if !older.isEmpty {
             for kept in try await links.links(tokens: older) {
-                try? await links.grantLink(kept.id, toBrowser: Secret.hash(browser), at: date.addingTimeInterval(-1))
+                try? await links.grantLink(
+                    kept.id, toBrowser: Secret.hash(browser), at: date.addingTimeInterval(-1),
+                    keeping: LinkStoreLimits.linksPerBrowser)
             }
         }
         do {
-            try await links.grantLink(link.id, toBrowser: Secret.hash(browser), at: date)
+            try await links.grantLink(
+                link.id, toBrowser: Secret.hash(browser), at: date, keeping: LinkStoreLimits.linksPerBrowser)
         } catch AccountStoreError.unknownDocument {
             throw APIError.notFound("This share link doesn't work: it was revoked, or its document was deleted.")
         }

@@ -131,8 +131,10 @@ final class LiveSession: LiveSocketListener, Sendable {
         let grant: DocumentAccess.Grant
         do {
             // Read before the grant is checked: a revocation after this read shows as a new count.
-            let revocations = try await channel.revocations.current()
-            state.withLock { $0.checkedRevocations = revocations }
+            if canBeRevoked {
+                let revocations = try await channel.revocations.current()
+                state.withLock { $0.checkedRevocations = revocations }
+            }
             guard let found = try await channel.access.grant(start.access, on: id) else {
                 let (code, reason) =
                     start.access.isSomeone
@@ -279,6 +281,7 @@ final class LiveSession: LiveSocketListener, Sendable {
     /// Whether the grant stands, checked again if anything was revoked anywhere since it was
     /// last checked; false once the connection ends (revoked, or the store can't be asked).
     private func grantStillChecked() async -> Bool {
+        guard canBeRevoked else { return !writer.isEnding && !state.withLock { $0.closing } }
         let count: Int
         do {
             count = try await channel.revocations.current()
@@ -296,6 +299,10 @@ final class LiveSession: LiveSocketListener, Sendable {
         }
         return !writer.isEnding && !state.withLock { $0.closing }
     }
+
+    /// Whether anything the connection was opened with can be revoked: not local mode's one
+    /// user, who owns everything and has no session, token or link to lose.
+    private var canBeRevoked: Bool { start.access.requester != .local }
 
     // MARK: - Ending
 

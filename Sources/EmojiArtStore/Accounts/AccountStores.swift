@@ -262,9 +262,9 @@ public protocol LinkStore: Sendable {
     func revokeLink(id: UUID, of documentID: UUID) async throws -> Bool
 
     /// Gives a browser (by the SHA-256 of its browser cookie) the link, until the link is
-    /// revoked; a browser keeps its ``LinkStoreLimits/linksPerBrowser`` newest. Throws
-    /// ``AccountStoreError/unknownDocument`` if the link is gone.
-    func grantLink(_ linkID: UUID, toBrowser browserHash: String, at date: Date) async throws
+    /// revoked; the browser keeps its `limit` newest (``LinkStoreLimits/linksPerBrowser``).
+    /// Throws ``AccountStoreError/unknownDocument`` if the link is gone.
+    func grantLink(_ linkID: UUID, toBrowser browserHash: String, at date: Date, keeping limit: Int) async throws
 
     /// The links a browser was given that still work, oldest first.
     func links(browser browserHash: String) async throws -> [ShareLink]

@@ -525,7 +525,9 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
         }
     }
 
-    public func grantLink(_ linkID: UUID, toBrowser browserHash: String, at date: Date) async throws {
+    public func grantLink(_ linkID: UUID, toBrowser browserHash: String, at date: Date, keeping limit: Int)
+        async throws
+    {
         try await translatingConstraints(unique: .unknownDocument, foreignKey: .unknownDocument) {
             try await database.write([
                 SQLStatement(
@@ -537,8 +539,8 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
                     """
                     DELETE FROM browser_link WHERE browser_hash = ? AND link_id NOT IN (
                         SELECT link_id FROM browser_link WHERE browser_hash = ?
-                        ORDER BY granted_at DESC, link_id LIMIT \(LinkStoreLimits.linksPerBrowser))
-                    """, [.text(browserHash), .text(browserHash)]),
+                        ORDER BY granted_at DESC, link_id LIMIT ?)
+                    """, [.text(browserHash), .text(browserHash), .integer(max(1, limit))]),
             ])
         }
     }
