@@ -85,9 +85,8 @@ public struct ReturnPath: Sendable, Equatable {
         var current = path
         for _ in 0..<4 {
             guard current.contains("%") else { return current }
-            guard let next = current.removingPercentEncoding else {
-                return current.contains(where: { $0 == "%" }) && !hasEscape(current) ? current : nil
-            }
+            // A `%` that starts no escape (`/100%`) is kept as it is; a bad escape is refused.
+            guard let next = current.removingPercentEncoding else { return hasEscape(current) ? nil : current }
             if next == current { return current }
             current = next
         }

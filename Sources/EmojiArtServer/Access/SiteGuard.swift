@@ -57,8 +57,7 @@ public struct SiteGuard: Sendable, Equatable {
             return .crossSite("Requests from other web sites can't change anything here.")
         }
         guard let origin = origin?.lowercased() else { return nil }
-        if origin == publicOrigin { return nil }
-        if let host = host?.lowercased(), origin == "http://\(host)" || origin == "https://\(host)" { return nil }
+        if isOwnOrigin(origin, host: host) { return nil }
         // Browsers never send a ws: origin; some WebSocket client libraries (swift-websocket's)
         // send `ws://<host>` on their own, which is as good as no Origin at all.
         if let host, let name = Self.hostName(host), origin == "ws://\(name)" || origin == "wss://\(name)" {
@@ -75,20 +74,23 @@ public struct SiteGuard: Sendable, Equatable {
         if let fetchSite = fetchSite?.lowercased() {
             return fetchSite != "same-origin" && fetchSite != "none"
         }
-        func isOurs(_ origin: String) -> Bool {
-            let origin = origin.lowercased()
-            if origin == publicOrigin { return true }
-            guard let host = host?.lowercased() else { return false }
-            return origin == "http://\(host)" || origin == "https://\(host)"
-        }
-        if let origin, !isOurs(origin) { return true }
+        if let origin, !isOwnOrigin(origin, host: host) { return true }
         if let referer, !referer.isEmpty {
             guard let url = URL(string: referer), let authority = Self.authority(of: url) else { return true }
-            let port = url.port.map { ":\($0)" } ?? ""
-            let withPort = (url.scheme?.lowercased() ?? "") + "://" + authority.host + port
-            return !isOurs(authority.origin) && !isOurs(withPort)
+            // The origin as browsers write it (default port left out), and as the Host header may.
+            let withPort = (url.scheme?.lowercased() ?? "") + "://" + authority.host + (url.port.map { ":\($0)" } ?? "")
+            return !isOwnOrigin(authority.origin, host: host) && !isOwnOrigin(withPort, host: host)
         }
         return false
+    }
+
+    /// Whether `origin` is this server's: the public URL's, or the scheme and `Host` of the
+    /// request itself.
+    func isOwnOrigin(_ origin: String, host: String?) -> Bool {
+        let origin = origin.lowercased()
+        if origin == publicOrigin { return true }
+        guard let host = host?.lowercased() else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
     }
 
     /// Methods that change nothing; only they may come from anywhere.

@@ -147,10 +147,13 @@ struct SessionController {
             address: ClientAddress.key(peer: context.peerAddress, headers: request.headers, settings: settings)
         ).address
         let date = now()
-        if try await sessions.signInFailures(subject: address, since: date.addingTimeInterval(-settings.throttleWindow))
-            >= settings.throttleLimit
+        let throttle = SignInThrottle(settings: settings)
+        if case .refuse(let retryAfter) = throttle.verdict(
+            addressFailures: try await sessions.signInFailures(
+                subject: address, since: date.addingTimeInterval(-throttle.window)),
+            nameFailures: 0, sinceLastNameFailure: nil)
         {
-            throw APIError.throttled(retryAfter: Int(settings.throttleWindow))
+            throw APIError.throttled(retryAfter: retryAfter)
         }
         let user = User(name: credentials.name, createdAt: date)
         do {

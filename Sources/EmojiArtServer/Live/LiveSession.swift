@@ -221,7 +221,7 @@ final class LiveSession: LiveSocketListener, Sendable {
                 for message in batch {
                     // Nothing more is applied once the connection is closing, or its writing has
                     // ended (a revoked link).
-                    guard !state.withLock({ $0.closing }), !writer.isEnding else { break }
+                    guard isOpen else { break }
                     await apply(message, to: opened)
                 }
             case .rest(let resume, let finish):
@@ -281,7 +281,7 @@ final class LiveSession: LiveSocketListener, Sendable {
     /// Whether the grant stands, checked again if anything was revoked anywhere since it was
     /// last checked; false once the connection ends (revoked, or the store can't be asked).
     private func grantStillChecked() async -> Bool {
-        guard canBeRevoked else { return !writer.isEnding && !state.withLock { $0.closing } }
+        guard canBeRevoked else { return isOpen }
         let count: Int
         do {
             count = try await channel.revocations.current()
@@ -297,8 +297,11 @@ final class LiveSession: LiveSocketListener, Sendable {
             }
             state.withLock { $0.checkedRevocations = count }
         }
-        return !writer.isEnding && !state.withLock { $0.closing }
+        return isOpen
     }
+
+    /// Neither closing nor ending its writing (a revoked grant ends it).
+    private var isOpen: Bool { !writer.isEnding && !state.withLock { $0.closing } }
 
     /// Whether anything the connection was opened with can be revoked: not local mode's one
     /// user, who owns everything and has no session, token or link to lose.
