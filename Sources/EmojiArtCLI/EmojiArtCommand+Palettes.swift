@@ -52,8 +52,29 @@ extension EmojiArtCommand {
             @Argument(help: "The new palette's name.") var name: String
             @Argument(help: "Its emojis.") var emojis: String = ""
             @Option(help: "Its position, 1 for the first (default: the end).") var at: Int?
+            @Option(help: "Fill it with the emojis a search finds, e.g. \"fruit\" (after any given).")
+            var search: String?
+            @Option(help: "With --search: the names' language (de, fr, …).") var lang: String = "en"
+            @Option(help: "With --search: at most this many emojis.") var limit: Int = 24
+
+            func validate() throws {
+                guard (1...EmojiSearchCommand.maximumLimit).contains(limit) else {
+                    throw ValidationError("--limit is 1 to \(EmojiSearchCommand.maximumLimit).")
+                }
+                if let search { try EmojiSearchCommand.check(search) }
+            }
 
             func run() async throws {
+                var emojis = emojis
+                if let search {
+                    let catalogue = try EmojiSearchCommand.catalogue()
+                    let found = try catalogue.search(in: catalogue.language(for: [lang])).search(search, limit: limit)
+                    guard !found.isEmpty else {
+                        warn("No emoji matches \"\(search)\"; no palette added.")
+                        throw ExitCode(1)
+                    }
+                    emojis += found.map(\.emoji).joined()
+                }
                 let palette = Palette(name: name, emojis: emojis)
                 let index = at.map { $0 - 1 }
                 let added = try await store.library(of: owner.user).update { try $0.insert(palette, at: index) }

@@ -1,6 +1,7 @@
 import EmojiArtFetch
 import EmojiArtGame
 import EmojiArtJokes
+import EmojiArtKit
 import EmojiArtLive
 import EmojiArtStore
 import EmojiArtWire
@@ -179,6 +180,9 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
         .addRoutes(to: router.group("/api/palettes"))
     ImagesController(store: stores.images, cache: ImageCache()).addRoutes(to: router.group("/api/images"))
     JokesController(jokes: components.jokes).addRoutes(to: router.group("/api/jokes"))
+    if let catalogue = EmojiCatalogue.bundled {
+        EmojiController(catalogue: catalogue).addRoutes(to: router)
+    }
     WebEditor(settings: components.settings, siteGuard: components.siteGuard).addRoutes(to: router)
     routeTable.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
     return router

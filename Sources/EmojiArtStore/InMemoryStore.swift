@@ -21,6 +21,7 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         var browserLinks: [String: [UUID: Date]] = [:]
         var revocations = 0
         var users: [UUID: StoredUser] = [LocalUser.id: InMemoryStore.localUser]
+        var preferences: [UUID: UserPreferences] = [:]
         var sessions: [String: (userID: UUID, createdAt: Date, lastSeenAt: Date)] = [:]
         var tokens: [String: APIToken] = [:]
         var members: [UUID: [UUID: DocumentRole]] = [:]
@@ -246,9 +247,21 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         }
     }
 
+    public func preferences(of userID: UUID) async throws -> UserPreferences {
+        contents.withLock { $0.preferences[userID] } ?? UserPreferences()
+    }
+
+    public func setPreferences(_ preferences: UserPreferences, of userID: UUID) async throws {
+        try contents.withLock { contents in
+            guard contents.users[userID] != nil else { throw AccountStoreError.unknownUser }
+            contents.preferences[userID] = preferences
+        }
+    }
+
     public func removeUser(id: UUID) async throws -> Bool {
         contents.withLock { contents in
             guard id != LocalUser.id, contents.users.removeValue(forKey: id) != nil else { return false }
+            contents.preferences[id] = nil
             for (document, members) in contents.members where members[id] == .owner {
                 _ = contents.deleteDocument(document)
             }

@@ -18,7 +18,7 @@ public enum RandomEdits {
             return chosen
         }
         let texts = ["😀", "🚚", "👨‍👩‍👧‍👦", "🇯🇵", "a", "😀😀", "1️⃣"]
-        switch Int.random(in: 0..<14, using: &random) {
+        switch Int.random(in: 0..<16, using: &random) {
         case 0:
             return .addEmoji(
                 text: texts.randomElement(using: &random)!,
@@ -71,6 +71,11 @@ public enum RandomEdits {
             return .duplicate(
                 ids: someIDs(),
                 offset: Point(x: Int.random(in: -20...20, using: &random), y: Int.random(in: -20...20, using: &random)))
+        case 14:
+            return .replaceEmoji(ids: someIDs(), text: texts.randomElement(using: &random)!)
+        case 15:
+            return .setEmojiTexts(
+                someIDs().map { EmojiText(id: $0, text: texts.randomElement(using: &random)!) })
         case 13 where Int.random(in: 0..<3, using: &random) == 0:
             // A restore of a version like this one with every other emoji (the id counter drops
             // back when the newest emojis are among those left out).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -171,3 +172,17 @@ class Touch:
         self.down(0, *start)
         self.move({0: end}, steps)
         self.up(0)
+
+
+@contextmanager
+def touch_device(browser, server, width: int, height: int):
+    """A phone-like page (touch, mobile viewport) that fails the test on any page error."""
+    context = browser.new_context(
+        base_url=server, viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors

@@ -5,21 +5,14 @@ document list is cards."""
 import pytest
 from playwright.sync_api import expect
 
-from helpers import Touch, open_editor
+from helpers import Touch, open_editor, touch_device
 
 
 @pytest.fixture
 def device(browser, server, request):
     width, height = request.param
-    context = browser.new_context(
-        base_url=server, viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
+    with touch_device(browser, server, width, height) as page:
+        yield page
 
 
 def fits(page) -> bool:

@@ -113,6 +113,24 @@ struct EditTests {
         }
     }
 
+    @Test func replaceEmojiKeepsPlaceSizeAndTurnAndUndoesEachText() throws {
+        var start = try makeDocument(emojiCount: 4)
+        try start.apply(.rotate(ids: [2], degrees: 30))
+        try script(.replaceEmoji(ids: [1, 2, 4], text: "🌴"), on: start, actionName: "Replace with 🌴") { after in
+            for id in [1, 2, 4] {
+                let (old, new) = (start.emojis[id: id]!, after.emojis[id: id]!)
+                #expect(new.text == "🌴")
+                #expect(new.position == old.position && new.size == old.size && new.rotation == old.rotation)
+            }
+            #expect(after.emojis[id: 3] == start.emojis[id: 3])
+            #expect(after.emojis.ids == start.emojis.ids)  // drawing order kept
+        }
+        var document = start
+        let inverse = try document.apply(.replaceEmoji(ids: [1, 2], text: "🌴"))
+        #expect(inverse == .setEmojiTexts([EmojiText(id: 1, text: "😀"), EmojiText(id: 2, text: "🚚")]))
+        #expect(inverse.actionName == "Replace")
+    }
+
     @Test func restoreEmojisPutsThemAtTheirIndexes() throws {
         let start = try makeDocument(emojiCount: 3)
         let first = Emoji(id: 10, text: "🐶", position: Point(x: 1, y: 2), size: 30)
@@ -149,6 +167,14 @@ struct EditTests {
         (.setEmojiSizes([EmojiSize(id: 1, size: 0)]), .outOfRange),
         (.setEmojiSizes([EmojiSize(id: 1, size: 20), EmojiSize(id: 2, size: 2000)]), .outOfRange),
         (.deleteEmojis(ids: [1, 42]), .unknownEmoji),
+        (.replaceEmoji(ids: [1], text: "🌴🌴"), .invalidEmoji),
+        (.replaceEmoji(ids: [1], text: "palm"), .invalidEmoji),
+        (.replaceEmoji(ids: [1], text: ""), .invalidEmoji),
+        (.replaceEmoji(ids: [], text: "🌴"), .unknownEmoji),
+        (.replaceEmoji(ids: [1, 77], text: "🌴"), .unknownEmoji),
+        (.replaceEmoji(ids: [1, 1], text: "🌴"), .outOfRange),
+        (.setEmojiTexts([EmojiText(id: 1, text: "🌴"), EmojiText(id: 2, text: "x")]), .invalidEmoji),
+        (.setEmojiTexts([]), .unknownEmoji),
         (.addEmoji(text: "😀😀", position: .zero, size: 40), .invalidEmoji),
         (.addEmoji(text: "😀", position: Point(x: 1_000_001, y: 0), size: 40), .outOfRange),
         (.addEmoji(text: "😀", position: .zero, size: 0), .outOfRange),
@@ -232,6 +258,8 @@ struct EditTests {
                 PlacedEmoji(index: 0, emoji: Emoji(id: 3, text: "🇫🇷", position: Point(x: 5, y: -6), size: 9))
             ]),
             .retitle("\"Quoted\" <b>\\ 🎉\n"),
+            .replaceEmoji(ids: [1, 2], text: "🧑🏽‍🤝‍🧑🏿"),
+            .setEmojiTexts([EmojiText(id: 1, text: "🐶"), EmojiText(id: 2, text: "\"")]),
         ]
         #expect(try Edit.decodeList(Edit.encodeList(edits)) == edits)
         #expect(try Edit.decodeList(Array(JSONEncoder().encode(edits))) == edits)

@@ -37,6 +37,29 @@ struct AccountStoreContractTests {
     }
 
     @Test(arguments: StoreKind.available)
+    func preferencesAreKeptPerUserAndGoWithThem(kind: StoreKind) async throws {
+        let stores = try await kind.makeStores()
+        let ada = User(name: "ada", createdAt: date)
+        let bob = User(name: "bob", createdAt: date)
+        try await stores.users.addUser(ada, passwordHash: "x")
+        try await stores.users.addUser(bob, passwordHash: "y")
+        #expect(try await stores.users.preferences(of: ada.id) == UserPreferences())
+        let chosen = UserPreferences(skinTone: 4, recentEmojis: ["🦊", "👋🏾", "🇫🇷"])
+        try await stores.users.setPreferences(chosen, of: ada.id)
+        try await stores.users.setPreferences(UserPreferences(skinTone: 1), of: bob.id)
+        #expect(try await stores.users.preferences(of: ada.id) == chosen)
+        let changed = UserPreferences(skinTone: 0, recentEmojis: ["🌴"])
+        try await stores.users.setPreferences(changed, of: ada.id)
+        #expect(try await stores.users.preferences(of: ada.id) == changed)
+        #expect(try await stores.users.preferences(of: bob.id).skinTone == 1)
+        await #expect(throws: AccountStoreError.unknownUser) {
+            try await stores.users.setPreferences(chosen, of: UUID())
+        }
+        #expect(try await stores.users.removeUser(id: ada.id))
+        #expect(try await stores.users.preferences(of: ada.id) == UserPreferences())
+    }
+
+    @Test(arguments: StoreKind.available)
     func aNewPasswordEndsEverySessionOfThatUserOnly(kind: StoreKind) async throws {
         let stores = try await kind.makeStores()
         let (ada, bob) = (User(name: "ada", createdAt: date), User(name: "bob", createdAt: date))

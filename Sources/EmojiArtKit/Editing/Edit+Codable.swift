@@ -5,13 +5,13 @@ import Foundation
 /// native file format has them: `null`, an http(s) URL, or a `data:image/…` URL.
 extension Edit: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, background, text, position, size, ids, offset, scale, sizes, emojis, title, to, order, degrees
+        case type, background, text, position, size, ids, offset, scale, sizes, emojis, title, to, order, degrees, texts
         case version, actionName, nextEmojiId, idRanges
     }
 
     private enum Kind: String, Codable {
         case setBackground, addEmoji, moveEmojis, resizeEmojis, setEmojiSizes, deleteEmojis, restoreEmojis,
-            retitle, reorder, setEmojiOrder, rotate, paste, duplicate, restoreVersion
+            retitle, reorder, setEmojiOrder, rotate, paste, duplicate, replaceEmoji, setEmojiTexts, restoreVersion
     }
 
     /// `ids`, or `idRanges` (``IDRanges``) as the wire also allows.
@@ -71,6 +71,11 @@ extension Edit: Codable {
             self = .rotate(
                 ids: try Self.ids(in: container),
                 degrees: try container.decode(Int.self, forKey: .degrees))
+        case .replaceEmoji:
+            self = .replaceEmoji(
+                ids: try Self.ids(in: container), text: try container.decode(String.self, forKey: .text))
+        case .setEmojiTexts:
+            self = .setEmojiTexts(try container.decode([EmojiText].self, forKey: .texts))
         case .restoreVersion:
             self = .restoreVersion(
                 RestoredVersion(
@@ -133,6 +138,13 @@ extension Edit: Codable {
             try container.encode(Kind.rotate, forKey: .type)
             try container.encode(ids, forKey: .ids)
             try container.encode(degrees, forKey: .degrees)
+        case .replaceEmoji(let ids, let text):
+            try container.encode(Kind.replaceEmoji, forKey: .type)
+            try container.encode(ids, forKey: .ids)
+            try container.encode(text, forKey: .text)
+        case .setEmojiTexts(let texts):
+            try container.encode(Kind.setEmojiTexts, forKey: .type)
+            try container.encode(texts, forKey: .texts)
         case .restoreVersion(let restored):
             try container.encode(Kind.restoreVersion, forKey: .type)
             try container.encodeIfPresent(restored.version, forKey: .version)

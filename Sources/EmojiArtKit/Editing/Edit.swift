@@ -30,6 +30,12 @@ public enum Edit: Hashable, Sendable {
     /// Copy emojis (text, size, rotation), moved by `offset`, on top in drawing order; the copies
     /// get the document's next ids, in the originals' drawing order.
     case duplicate(ids: [Int], offset: Point)
+    /// Swap emojis for another emoji (one ``Emoji/validateText(_:path:)`` accepts), keeping each
+    /// one's id, position, size, rotation and place in drawing order: "Replace with 🌴".
+    case replaceEmoji(ids: [Int], text: String)
+    /// Give emojis exact texts: what undoing a replace does, since the emojis replaced may each
+    /// have been a different one.
+    case setEmojiTexts([EmojiText])
     /// Make the document equal to an earlier version of itself — title, background, emojis
     /// with their ids and drawing order, and the id counter — as one change: what restoring a
     /// version does (`POST /api/documents/{id}/restore`). Its inverse is the same kind of edit
@@ -40,8 +46,9 @@ public enum Edit: Hashable, Sendable {
     public var emojiIDs: Set<Int> {
         switch self {
         case .moveEmojis(let ids, _), .resizeEmojis(let ids, _), .deleteEmojis(let ids), .reorder(let ids, _),
-            .rotate(let ids, _), .duplicate(let ids, _):
+            .rotate(let ids, _), .duplicate(let ids, _), .replaceEmoji(let ids, _):
             Set(ids)
+        case .setEmojiTexts(let texts): Set(texts.map(\.id))
         case .setEmojiSizes(let sizes): Set(sizes.map(\.id))
         case .restoreEmojis(let placed): Set(placed.map(\.emoji.id))
         case .setEmojiOrder(let indices): Set(indices.map(\.id))
@@ -69,8 +76,21 @@ public enum Edit: Hashable, Sendable {
         case .rotate: "Rotate"
         case .paste: "Paste"
         case .duplicate: "Duplicate"
+        case .replaceEmoji(_, let text): "Replace with \(text)"
+        case .setEmojiTexts: "Replace"
         case .restoreVersion(let restored): restored.actionName
         }
+    }
+}
+
+/// An emoji id with its text, for ``Edit/setEmojiTexts(_:)``.
+public struct EmojiText: Hashable, Sendable, Codable {
+    public var id: Int
+    public var text: String
+
+    public init(id: Int, text: String) {
+        self.id = id
+        self.text = text
     }
 }
 

@@ -177,6 +177,18 @@ extension EmojiArtDocument {
             }
             return try add(copies)
 
+        case .replaceEmoji(let ids, let text):
+            try checkExisting(ids)
+            try Emoji.validateText(text, path: "text")
+            return setTexts(ids.map { EmojiText(id: $0, text: text) })
+
+        case .setEmojiTexts(let texts):
+            try checkExisting(texts.map(\.id))
+            for (index, text) in texts.enumerated() {
+                try Emoji.validateText(text.text, path: "texts[\(index)].text")
+            }
+            return setTexts(texts)
+
         case .restoreVersion(let restored):
             // The document was checked when it was made (from a stored version, or read by
             // the wire's parser, which validates as a file's reader does).
@@ -213,6 +225,16 @@ extension EmojiArtDocument {
             emojis.update(id: size.id) { $0.size = size.size }
         }
         return .setEmojiSizes(old)
+    }
+
+    private mutating func setTexts(_ texts: [EmojiText]) -> Edit {
+        var old: [EmojiText] = []
+        old.reserveCapacity(texts.count)
+        for text in texts {
+            old.append(EmojiText(id: text.id, text: emojis[id: text.id]!.text))
+            emojis.update(id: text.id) { $0.text = text.text }
+        }
+        return .setEmojiTexts(old)
     }
 
     /// Throws unless `ids` is non-empty, has no repeats, and every id exists.

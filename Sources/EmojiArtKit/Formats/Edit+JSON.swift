@@ -123,6 +123,14 @@ extension Edit {
             self = .duplicate(ids: try edit.ids(), offset: try edit.required("offset").point())
         case "rotate":
             self = .rotate(ids: try edit.ids(), degrees: try edit.required("degrees").integer())
+        case "replaceEmoji":
+            self = .replaceEmoji(ids: try edit.ids(), text: try edit.required("text").string())
+        case "setEmojiTexts":
+            self = .setEmojiTexts(
+                try edit.required("texts").elements().map {
+                    let text = $0.resolved()
+                    return EmojiText(id: try text.required("id").integer(), text: try text.required("text").string())
+                })
         case "restoreVersion":
             let background = try edit.required("background")
             let emojis = try edit.required("emojis").elements().map { field in
@@ -279,6 +287,29 @@ extension Edit {
             writer.raw(",")
             writer.key("degrees")
             writer.integer(degrees)
+        case .replaceEmoji(let ids, let text):
+            writer.string("replaceEmoji")
+            writer.raw(",")
+            writer.ids(ids)
+            writer.raw(",")
+            writer.key("text")
+            writer.string(text)
+        case .setEmojiTexts(let texts):
+            writer.string("setEmojiTexts")
+            writer.raw(",")
+            writer.key("texts")
+            writer.raw("[")
+            for (index, text) in texts.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw("{")
+                writer.key("id")
+                writer.integer(text.id)
+                writer.raw(",")
+                writer.key("text")
+                writer.string(text.text)
+                writer.raw("}")
+            }
+            writer.raw("]")
         case .restoreVersion(let restored):
             let document = restored.document
             writer.string("restoreVersion")

@@ -80,7 +80,7 @@ extension Emoji {
         }
     }
 
-    static func validateText(_ text: String, path: String) throws {
+    public static func validateText(_ text: String, path: String) throws {
         guard text.count == 1, let character = text.first, character.isEmoji else {
             let shown = text.unicodeScalars.count > 20 ? "text" : "\"\(text.debugDescriptionBody)\""
             throw EmojiArtError(

@@ -76,8 +76,10 @@ public struct DocumentPatch: Equatable, Sendable {
                         movedOrder.append(id)
                     }
                 }
-            case .resizeEmojis(let ids, _), .rotate(let ids, _):
+            case .resizeEmojis(let ids, _), .rotate(let ids, _), .replaceEmoji(let ids, _):
                 changed += ids
+            case .setEmojiTexts(let texts):
+                changed += texts.map(\.id)
             case .reorder(let ids, _):
                 // A new place in drawing order: taken out and put back in where they are now.
                 removed += ids.filter { !structural.contains($0) || !removed.contains($0) }

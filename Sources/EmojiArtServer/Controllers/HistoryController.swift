@@ -287,6 +287,7 @@ extension ChangeCounts {
     var byKind: [String: Int] {
         [
             "added": added, "deleted": deleted, "moved": moved, "resized": resized, "turned": turned,
+            "replaced": replaced,
             "rearranged": rearranged, "renamed": renamed, "backgrounds": backgrounds, "undone": undone,
             "redone": redone, "restored": restored,
         ].filter { $0.value > 0 }

@@ -44,7 +44,35 @@ struct SessionController {
         session.get(use: show)
         session.post(use: signIn)
         session.delete(use: signOut)
+        session.get("preferences", use: preferences)
+        session.put("preferences", use: setPreferences)
         users.post(use: signUp)
+    }
+
+    /// The signed-in account whose preferences these are: `401` without one; `404` in local mode,
+    /// where the browser keeps them.
+    private func preferencesOwner(_ context: AppRequestContext) throws -> UUID {
+        switch context.access.requester {
+        case .user(let user, _): return user.id
+        case .local: throw APIError.notFound("In local mode the browser keeps the preferences.")
+        case .anonymous: throw APIError.unauthorized
+        }
+    }
+
+    /// `GET /api/session/preferences`: what the editor remembers for this account.
+    @Sendable func preferences(_ request: Request, context: AppRequestContext) async throws -> UserPreferences {
+        try await users.preferences(of: try preferencesOwner(context))
+    }
+
+    /// `PUT /api/session/preferences` `{"skinTone": 0–5, "recentEmojis": [...]}`: replaces them.
+    @Sendable func setPreferences(_ request: Request, context: AppRequestContext) async throws -> UserPreferences {
+        let owner = try preferencesOwner(context)
+        guard let preferences = try await decode(UserPreferences.self, from: request) else {
+            throw APIError.badRequest("Send {\"skinTone\": 0–5, \"recentEmojis\": [\"🦊\", …]}.")
+        }
+        try preferences.validate()
+        try await users.setPreferences(preferences, of: owner)
+        return preferences
     }
 
     /// `GET /api/session`: who is signed in, or `401`.
@@ -190,3 +218,5 @@ struct SessionController {
     }
 
 }
+
+extension UserPreferences: ResponseEncodable {}

@@ -174,6 +174,14 @@ public protocol UserStore: Sendable {
     /// documents moved. Throws ``AccountStoreError/unknownUser`` if either is missing or they
     /// are the same user.
     func transferData(from: UUID, to: UUID) async throws -> Int
+
+    /// What the editor remembers for a user (``UserPreferences``); the defaults when nothing is
+    /// kept yet.
+    func preferences(of userID: UUID) async throws -> UserPreferences
+
+    /// Keeps a user's preferences (already validated). Throws ``AccountStoreError/unknownUser``
+    /// if there is no such user.
+    func setPreferences(_ preferences: UserPreferences, of userID: UUID) async throws
 }
 
 /// Signed-in browsers, and the failed attempts that throttle guessing.

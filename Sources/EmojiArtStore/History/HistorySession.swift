@@ -62,7 +62,7 @@ public struct HistorySession: Sendable, Equatable {
 }
 
 /// What a run of changes did, counted for a summary: emojis added and deleted, distinct emojis
-/// moved, resized, turned and rearranged, and the other kinds of change.
+/// moved, resized, turned, replaced and rearranged, and the other kinds of change.
 public struct ChangeCounts: Sendable, Equatable {
     public var changes = 0
     public var added = 0
@@ -70,6 +70,7 @@ public struct ChangeCounts: Sendable, Equatable {
     public var moved = 0
     public var resized = 0
     public var turned = 0
+    public var replaced = 0
     public var rearranged = 0
     public var renamed = 0
     public var backgrounds = 0
@@ -79,6 +80,7 @@ public struct ChangeCounts: Sendable, Equatable {
     private var movedIDs: Set<Int> = []
     private var resizedIDs: Set<Int> = []
     private var turnedIDs: Set<Int> = []
+    private var replacedIDs: Set<Int> = []
     private var rearrangedIDs: Set<Int> = []
 
     public init() {}
@@ -104,6 +106,8 @@ public struct ChangeCounts: Sendable, Equatable {
         case .resizeEmojis(let ids, _): count(ids, into: &resizedIDs, total: &resized)
         case .setEmojiSizes(let sizes): count(sizes.map(\.id), into: &resizedIDs, total: &resized)
         case .rotate(let ids, _): count(ids, into: &turnedIDs, total: &turned)
+        case .replaceEmoji(let ids, _): count(ids, into: &replacedIDs, total: &replaced)
+        case .setEmojiTexts(let texts): count(texts.map(\.id), into: &replacedIDs, total: &replaced)
         case .reorder(let ids, _): count(ids, into: &rearrangedIDs, total: &rearranged)
         case .setEmojiOrder(let places): count(places.map(\.id), into: &rearrangedIDs, total: &rearranged)
         case .retitle: renamed += 1
@@ -130,6 +134,7 @@ public struct ChangeCounts: Sendable, Equatable {
         emojis(moved, "moved")
         emojis(resized, "resized")
         emojis(turned, "turned")
+        emojis(replaced, "replaced")
         emojis(rearranged, "rearranged")
         emojis(deleted, "deleted")
         if renamed > 0 { parts.append(renamed == 1 ? "renamed" : "renamed \(renamed) times") }

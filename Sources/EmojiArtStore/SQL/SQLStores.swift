@@ -225,6 +225,31 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
         return !rows[1].isEmpty
     }
 
+    public func preferences(of userID: UUID) async throws -> UserPreferences {
+        guard
+            let json = try await database.read(
+                SQLStatement("SELECT preferences FROM user_preference WHERE user_id = ?", [.uuid(userID)])
+            ).first?[0].string
+        else { return UserPreferences() }
+        do {
+            return try JSONDecoder().decode(UserPreferences.self, from: Data(json.utf8))
+        } catch {
+            throw StoreError.corrupt("the preferences of user \(userID) can't be read")
+        }
+    }
+
+    public func setPreferences(_ preferences: UserPreferences, of userID: UUID) async throws {
+        let json = String(decoding: try JSONEncoder().encode(preferences), as: UTF8.self)
+        try await translatingConstraints(unique: .unknownUser, foreignKey: .unknownUser) {
+            try await database.write(
+                SQLStatement(
+                    """
+                    INSERT INTO user_preference (user_id, preferences) VALUES (?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences
+                    """, [.uuid(userID), .text(json)]))
+        }
+    }
+
     public func transferData(from: UUID, to: UUID) async throws -> Int {
         guard from != to else { throw AccountStoreError.unknownUser }
         let exists = "SELECT 1 FROM app_user WHERE id = ?"

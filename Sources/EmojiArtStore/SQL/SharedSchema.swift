@@ -128,6 +128,17 @@ public enum SharedSchema {
                     "CREATE TABLE access_revocation (id \(integer) PRIMARY KEY, total \(integer) NOT NULL)",
                     "INSERT INTO access_revocation (id, total) VALUES (1, 0)",
                 ]),
+            Migration(
+                number: 3, name: "what the editor remembers per user",
+                statements: [
+                    // ``UserPreferences`` as JSON: the picker's skin tone and recent emojis.
+                    """
+                    CREATE TABLE user_preference (
+                        user_id \(uuid) PRIMARY KEY REFERENCES app_user(id) ON DELETE CASCADE,
+                        preferences TEXT NOT NULL
+                    )
+                    """
+                ]),
         ]
     }
 }

@@ -5,6 +5,64 @@ import { el, graphemes } from "./dom.js";
 
 export const EMOJI_DRAG_TYPE = "application/x-emojiart-emoji";
 const STORAGE_KEY = "emojiart:palette"; // per window (sessionStorage)
+const TOUCH_SLOP = 8; // px a finger moves before it drags
+
+/**
+ * Follows a finger dragging `emoji` out of `event.currentTarget` (its pointerdown): touch
+ * doesn't start HTML drag and drop, so once the finger has moved a floating copy follows it, and
+ * `place(emoji, clientX, clientY)` is called where it lifts. A swipe the element's
+ * `touch-action` leaves to the browser (the palette row scrolls sideways, the picker's grid up
+ * and down) ends the drag with a pointercancel instead. `lift()` starts the drag at once (after a
+ * long press), and from then on no move scrolls. `ended()` is called when the finger lifts.
+ * @returns {{emoji: string, dragged: boolean, lift: () => void, cancel: () => void}}
+ */
+export function followTouchDrag(event, emoji, place, ended = () => {}) {
+  const source = event.currentTarget;
+  const drag = { emoji, start: { x: event.clientX, y: event.clientY }, dragged: false, lifted: false, ghost: null };
+  const show = (x, y) => {
+    drag.dragged = true;
+    drag.ghost = el("div", { class: "drag-ghost", "aria-hidden": "true", text: emoji });
+    document.body.append(drag.ghost);
+    drag.ghost.style.translate = `${x}px ${y}px`;
+  };
+  const move = (e) => {
+    if (e.pointerId !== event.pointerId) return;
+    if (!drag.dragged) {
+      if (Math.hypot(e.clientX - drag.start.x, e.clientY - drag.start.y) < TOUCH_SLOP) return;
+      show(e.clientX, e.clientY);
+    }
+    drag.ghost.style.translate = `${e.clientX}px ${e.clientY}px`;
+  };
+  // Once lifted, the finger drags the emoji, whichever way it goes: no scrolling.
+  const holdStill = (e) => {
+    if (drag.lifted && e.cancelable) e.preventDefault();
+  };
+  const end = (e) => {
+    if (e.pointerId !== event.pointerId) return;
+    source.removeEventListener("pointermove", move);
+    source.removeEventListener("pointerup", end);
+    source.removeEventListener("pointercancel", end);
+    source.removeEventListener("touchmove", holdStill);
+    drag.ghost?.remove();
+    if (drag.dragged && e.type === "pointerup") place(emoji, e.clientX, e.clientY);
+    ended(drag);
+  };
+  drag.lift = () => {
+    drag.lifted = true;
+    if (!drag.dragged) show(drag.start.x, drag.start.y);
+  };
+  drag.cancel = () => end({ pointerId: event.pointerId, type: "pointercancel" });
+  try {
+    source.setPointerCapture(event.pointerId);
+  } catch {
+    /* the pointer may already be gone */
+  }
+  source.addEventListener("pointermove", move);
+  source.addEventListener("pointerup", end);
+  source.addEventListener("pointercancel", end);
+  source.addEventListener("touchmove", holdStill, { passive: false });
+  return drag;
+}
 
 export class PaletteBar {
   /**
@@ -96,46 +154,16 @@ export class PaletteBar {
     return button;
   }
 
-  // MARK: - Dragging by touch
-  //
-  // Touch doesn't start HTML drag and drop, so a finger dragging an emoji out of the palette is
-  // followed by a floating copy of it and the emoji is placed where the finger lifts. A sideways
-  // swipe scrolls the palette row instead (the buttons are `touch-action: pan-x`).
+  // MARK: - Dragging by touch (followTouchDrag, above)
 
   touchDown(event, emoji) {
     if (event.pointerType !== "touch") return;
-    const button = event.currentTarget;
-    const drag = { emoji, start: { x: event.clientX, y: event.clientY }, dragged: false, ghost: null };
-    this.touchDrag = drag;
-    const move = (e) => {
-      if (e.pointerId !== event.pointerId) return;
-      if (!drag.dragged) {
-        if (Math.hypot(e.clientX - drag.start.x, e.clientY - drag.start.y) < 8) return;
-        drag.dragged = true;
-        drag.ghost = el("div", { class: "drag-ghost", "aria-hidden": "true", text: emoji });
-        document.body.append(drag.ghost);
-      }
-      drag.ghost.style.translate = `${e.clientX}px ${e.clientY}px`;
-    };
-    const end = (e) => {
-      if (e.pointerId !== event.pointerId) return;
-      button.removeEventListener("pointermove", move);
-      button.removeEventListener("pointerup", end);
-      button.removeEventListener("pointercancel", end);
-      drag.ghost?.remove();
-      if (drag.dragged && e.type === "pointerup") this.handlers.place(emoji, e.clientX, e.clientY);
+    const drag = followTouchDrag(event, emoji, (...place) => this.handlers.place(...place), () => {
       setTimeout(() => {
         if (this.touchDrag === drag) this.touchDrag = null;
       });
-    };
-    try {
-      button.setPointerCapture(event.pointerId);
-    } catch {
-      /* the pointer may already be gone */
-    }
-    button.addEventListener("pointermove", move);
-    button.addEventListener("pointerup", end);
-    button.addEventListener("pointercancel", end);
+    });
+    this.touchDrag = drag;
   }
 
   // MARK: - Menu

@@ -4,6 +4,8 @@
 // both follow the live palette feed, so changes from other windows show while they are open.
 import * as api from "./api.js";
 import { confirmAction, el, graphemes, notify } from "./dom.js";
+import { EmojiPicker } from "./emoji/picker.js";
+import { EmojiPreferences } from "./emoji/preferences.js";
 import { containsEmoji } from "./palettes.js";
 
 const SAVE_DELAY = 400; // ms of quiet typing before a name or typed emojis are saved
@@ -28,6 +30,11 @@ class PaletteEditor {
       id: "palette-editor-add", type: "text", autocomplete: "off", placeholder: "Type or paste emojis",
       "aria-describedby": "palette-editor-add-hint",
     });
+    this.pickerButton = el("button", {
+      type: "button", class: "button palette-picker-button", id: "palette-editor-picker", "aria-haspopup": "dialog", "aria-expanded": "false",
+      "aria-controls": "emoji-picker", "aria-label": "Choose from all emojis", title: "Choose from all emojis", text: "😀",
+      on: { click: () => this.openPicker() },
+    });
     this.addHint = el("p", { class: "hint", id: "palette-editor-add-hint", text: "Only emoji are kept; new ones go first." });
     this.emojis = el("div", { class: "palette-editor-emojis", role: "list", "aria-label": "Emojis; press one to remove it" });
     this.done = el("button", { class: "button primary", value: "done", text: "Done" });
@@ -36,7 +43,8 @@ class PaletteEditor {
         el("h2", { id: "palette-editor-title", text: "Edit Palette" }),
         el("label", { class: "field" }, el("span", { text: "Name" }), this.nameInput),
         this.nameError,
-        el("label", { class: "field" }, el("span", { text: "Add emojis" }), this.addInput),
+        el("div", { class: "field" }, el("label", { for: "palette-editor-add", text: "Add emojis" }),
+          el("div", { class: "field-with-picker" }, this.addInput, this.pickerButton)),
         this.addHint,
         this.emojis,
         el("div", { class: "dialog-actions" }, this.done)));
@@ -66,6 +74,7 @@ class PaletteEditor {
       }
     });
     this.dialog.addEventListener("close", () => {
+      if (this.dialogs.picker?.isOpen) this.dialogs.picker.close({ focus: false });
       this.saveName();
       this.addTyped();
       this.unsubscribe?.();
@@ -167,6 +176,25 @@ class PaletteEditor {
     } catch (error) {
       paletteError(error, "Couldn’t add those emojis");
     }
+  }
+
+  /** The emoji picker, by the "Add emojis" field: the emoji chosen joins the palette (first). */
+  openPicker() {
+    const picker = this.dialogs.emojiPicker();
+    if (picker.isOpen) return picker.close();
+    picker.open({
+      anchor: this.pickerButton,
+      label: `Add to “${this.palette?.name ?? "palette"}”`,
+      choose: async (emoji) => {
+        if (!this.palette) return;
+        try {
+          this.palette = await api.updatePalette(this.palette.id, { addEmojis: emoji });
+          this.renderEmojis();
+        } catch (error) {
+          paletteError(error, "Couldn’t add that emoji");
+        }
+      },
+    });
   }
 
   async remove(emoji) {
@@ -312,11 +340,21 @@ class PaletteManager {
  * (after asking, with Undo) and adding palettes. Each page makes one and hands it to what needs it.
  */
 export class PaletteDialogs {
-  /** @param {import("./palettes.js").PaletteFeed} feed */
-  constructor(feed) {
+  /**
+   * @param {import("./palettes.js").PaletteFeed} feed
+   * @param {{picker?: EmojiPicker}} options the page's emoji picker, if it has one (the editor's)
+   */
+  constructor(feed, { picker = null } = {}) {
     this.feed = feed;
+    this.picker = picker;
     this.editor = new PaletteEditor(this);
     this.manager = new PaletteManager(this);
+  }
+
+  /** The page's emoji picker: the editor's, or (on the document list) one made at first use. */
+  emojiPicker() {
+    this.picker ??= new EmojiPicker(new EmojiPreferences());
+    return this.picker;
   }
 
   /**

@@ -1,29 +1,20 @@
 // What a screen reader says for an emoji on the canvas: "🐶 dog face at 120, −40, size 64".
-import { EMOJI_NAMES } from "../emoji-names.js";
+// The names are the emoji catalogue's (../emoji/catalogue.js), in the page's language; until
+// the catalogue has loaded a label is the emoji alone, and the options are labelled again once
+// it has (whenNamesLoaded).
+import { loadCatalogue, loadedCatalogue } from "../emoji/catalogue.js";
 
-const SKIN_TONES = {
-  "\u{1F3FB}": "light skin tone",
-  "\u{1F3FC}": "medium-light skin tone",
-  "\u{1F3FD}": "medium skin tone",
-  "\u{1F3FE}": "medium-dark skin tone",
-  "\u{1F3FF}": "dark skin tone",
-};
-const REGIONAL_A = 0x1f1e6;
-const isRegional = (c) => c.codePointAt(0) >= REGIONAL_A && c.codePointAt(0) <= 0x1f1ff;
-const isTag = (c) => c.codePointAt(0) >= 0xe0020 && c.codePointAt(0) <= 0xe007f;
-
-/** The emoji's name in words ("dog face", "flag FR", "keycap 1"), or "" when unknown. */
+/** The emoji's name in words ("dog face", "flag: France", "waving hand: medium skin tone"), or "" when unknown or not loaded yet. */
 export function emojiName(text) {
-  const scalars = [...text].filter((c) => c !== "\uFE0F" && c !== "\u200D");
-  if (scalars.length === 2 && scalars.every(isRegional)) {
-    return "flag " + scalars.map((c) => String.fromCharCode(c.codePointAt(0) - REGIONAL_A + 65)).join("");
-  }
-  if (scalars.includes("\u20E3")) return "keycap " + scalars[0];
-  if (scalars.some(isTag)) {
-    const region = scalars.filter(isTag).map((c) => String.fromCharCode(c.codePointAt(0) - 0xe0000)).join("").replace("\x7f", "");
-    return "flag " + region.toUpperCase();
-  }
-  return scalars.map((c) => SKIN_TONES[c] ?? EMOJI_NAMES[c]).filter(Boolean).join(", ");
+  return loadedCatalogue()?.name(text) ?? "";
+}
+
+/**
+ * Starts loading the names (if nothing has yet) and calls `loaded` once they are there. A
+ * server without the catalogue leaves the labels without names.
+ */
+export function whenNamesLoaded(loaded) {
+  loadCatalogue().then(loaded, () => {});
 }
 
 const signed = (n) => (n < 0 ? "−" + -n : String(n));

@@ -13,7 +13,7 @@
 // absolutely positioned or transformed: Chrome gives every positioned or transformed element its
 // own paint layer. An option is EMOJI_WIDTH em wide and 1 em high, centred on the emoji's point.
 import { EMOJI_WIDTH } from "./emoji-geometry.js";
-import { emojiLabel } from "./emoji-label.js";
+import { emojiLabel, whenNamesLoaded } from "./emoji-label.js";
 
 export const OPTION_LIMIT = 300;
 
@@ -26,6 +26,12 @@ export class EmojiOptions {
     /** @type {Map<number, object>} the emoji each option describes, as last shown */
     this.shown = new Map();
     this.activeId = null;
+    whenNamesLoaded(() => this.relabel());
+  }
+
+  /** Labels every option again: the emojis' names have arrived. */
+  relabel() {
+    for (const [id, element] of this.elements) element.setAttribute("aria-label", emojiLabel(this.shown.get(id)));
   }
 
   /**

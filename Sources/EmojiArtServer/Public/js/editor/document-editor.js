@@ -18,6 +18,7 @@ import { ShareDialog } from "../share.js";
 import { ActionManager } from "./action-manager.js";
 import { ACTIONS } from "./actions.js";
 import { BackgroundNotices } from "./background-notices.js";
+import { EmojiCommands } from "./emoji-commands.js";
 import { emojisInText, readFragment, writeFragment } from "./clipboard.js";
 import { HistoryPanel } from "./history-panel.js";
 import { predict } from "./prediction.js";
@@ -131,13 +132,14 @@ export class DocumentEditor {
       zoomToFit: () => this.canvas.zoomToFit(),
       showFailure: (reason) => this.showBackgroundAlert(reason),
     });
+    this.emoji = new EmojiCommands(this); // the picker, Replace with… and find
     this.palettes = new PaletteBar($("palette-bar"), {
       pick: (emoji) => this.addEmoji(emoji, this.canvas.visibleCentre()).then((version) => version && this.selectCreated(version, { focus: true })),
       place: (emoji, x, y) => {
         const rect = $("canvas").getBoundingClientRect();
         if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) this.addEmoji(emoji, this.canvas.documentPoint(x, y));
       },
-    }, new PaletteDialogs(new PaletteFeed()));
+    }, new PaletteDialogs(new PaletteFeed(), { picker: this.emoji.picker }));
     this.live = new LiveConnection(
       documentId,
       {
@@ -349,6 +351,7 @@ export class DocumentEditor {
   }
 
   addEmoji(text, point) {
+    this.emoji.placed(text);
     const size = Math.min(1024, Math.max(1, Math.round(NEW_EMOJI_SCREEN_SIZE / this.canvas.zoom)));
     const coordinate = (v) => Math.max(-COORDINATE_LIMIT, Math.min(COORDINATE_LIMIT, Math.round(v)));
     return this.perform([{ type: "addEmoji", text, position: { x: coordinate(point.x), y: coordinate(point.y) }, size }]);
@@ -732,6 +735,7 @@ export class DocumentEditor {
   start() {
     const $ = this.$;
     this.actions.bindButtons($("editor-toolbar"));
+    this.actions.bindButtons($("palette-bar"));
     new ToolbarFold($("toolbar-more"), $("toolbar-fold"));
     $("export-slot").replaceWith(exportMenu(this.documentId));
     this.statusBox.addEventListener("click", () => this.live.retryNow());

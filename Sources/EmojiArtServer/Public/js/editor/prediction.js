@@ -77,6 +77,14 @@ export function predict(state, batches) {
           emojis = arrange(emojis, new Set(edit.ids), edit.to);
           for (const id of edit.ids) touched.add(id);
           break;
+        case "replaceEmoji":
+          update(edit.ids, (e) => ({ ...e, text: edit.text }));
+          break;
+        case "setEmojiTexts": {
+          const texts = new Map(edit.texts.map(({ id, text }) => [id, text]));
+          update([...texts.keys()], (e) => ({ ...e, text: texts.get(e.id) }));
+          break;
+        }
         case "retitle":
           title = edit.title;
           break;
