@@ -32,7 +32,7 @@ public struct EmojiSearch: Sendable {
         public var group: String
     }
 
-    /// Longest query accepted, in characters.
+    /// Longest query accepted, in characters (code points, as JSON Schema's `maxLength` counts).
     public static let maximumQueryLength = 100
 
     public let catalogue: EmojiCatalogue
@@ -80,13 +80,13 @@ public struct EmojiSearch: Sendable {
         self.terms = terms
     }
 
-    /// Checks a query as the API takes it: not empty, at most ``maximumQueryLength`` characters,
+    /// Checks a query as the API takes it: not empty, at most ``maximumQueryLength`` code points,
     /// no control characters.
     public static func validate(_ query: String) throws {
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw EmojiArtError(.invalidText, "the query is empty.", path: "q")
         }
-        guard query.count <= maximumQueryLength else {
+        guard query.unicodeScalars.count <= maximumQueryLength else {
             throw EmojiArtError(.tooLarge, "a query has at most \(maximumQueryLength) characters.", path: "q")
         }
         guard !query.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {

@@ -12,6 +12,8 @@ struct EmojiController {
     /// Results a search answers by default, and at most.
     static let defaultLimit = 50
     static let maximumLimit = 200
+    /// Longest `lang` read (BCP 47 tags in use are far shorter).
+    static let maximumLanguageTagLength = 35
 
     struct SearchBody: ResponseEncodable {
         struct Result: Encodable {
@@ -50,8 +52,13 @@ struct EmojiController {
             }
             limit = value
         }
+        let lang = Self.formParameter("lang", in: request.uri.query)
+        if let lang, lang.unicodeScalars.count > Self.maximumLanguageTagLength {
+            throw APIError.badRequest(
+                "lang is a language tag such as de or zh-Hant, at most \(Self.maximumLanguageTagLength) characters.")
+        }
         let preferred =
-            Self.formParameter("lang", in: request.uri.query).map { [$0] }
+            lang.map { [$0] }
             ?? Self.languages(request.headers[.acceptLanguage] ?? "")
         let language = catalogue.language(for: preferred)
         let search = try catalogue.search(in: language)

@@ -12,7 +12,7 @@
 const TONES = ["\u{1F3FB}", "\u{1F3FC}", "\u{1F3FD}", "\u{1F3FE}", "\u{1F3FF}"];
 const TONE = /[\u{1F3FB}-\u{1F3FF}]/gu;
 const COMPONENT_GROUP = "Component";
-const MAXIMUM_QUERY_LENGTH = 100; // characters (graphemes), as the API refuses longer
+const MAXIMUM_QUERY_LENGTH = 100; // characters (code points, as JSON Schema counts), as the API refuses longer
 const MAXIMUM_SCALARS_PER_EMOJI = 16; // DocumentLimits.maximumScalarsPerEmoji
 /** The tab each group shows: a familiar face of it, not always its first emoji. */
 const GROUP_ICONS = {
@@ -230,8 +230,8 @@ export class Catalogue {
    */
   search(query, limit = 50) {
     if (typeof query !== "string" || !query.trim() || limit <= 0 || /\p{Cc}/u.test(query)) return [];
+    if ([...query].length > MAXIMUM_QUERY_LENGTH) return [];
     const pieces = graphemes(query);
-    if (pieces.length > MAXIMUM_QUERY_LENGTH) return [];
     this.prepareSearch();
     const found = [];
     const seen = new Set();
@@ -296,7 +296,7 @@ export class Catalogue {
     if (this.lastFinding?.query === query) return this.lastFinding;
     const entries = new Set();
     let folded = "";
-    if (query.trim() && !/\p{Cc}/u.test(query) && graphemes(query).length <= MAXIMUM_QUERY_LENGTH) {
+    if (query.trim() && !/\p{Cc}/u.test(query) && [...query].length <= MAXIMUM_QUERY_LENGTH) {
       for (const piece of graphemes(query)) {
         const entry = isEmoji(piece) ? this.entry(piece) : null;
         if (entry) entries.add(entry);
