@@ -144,7 +144,9 @@ struct EmojiCatalogueTests {
         let search = try catalogue.search(in: "en")
         // 101 code points in 51 characters: too long, as JSON Schema counts.
         let combining = "a" + String(repeating: "e\u{301}", count: 50)
-        for query in ["", "   ", String(repeating: "a", count: 101), combining, "fox\u{0}", "a\nb"] {
+        for query in [
+            "", "   ", String(repeating: "a", count: 101), combining, "fox\u{0}", "a\nb", "\u{2028}", "\u{301}",
+        ] {
             #expect(search.search(query).isEmpty)
             #expect(throws: EmojiArtError.self) { try EmojiSearch.validate(query) }
         }
@@ -156,5 +158,6 @@ struct EmojiCatalogueTests {
     @Test func foldingIgnoresCaseAndAccents() {
         #expect(EmojiSearch.fold("  Étoile   Filante ") == "etoile filante")
         #expect(EmojiSearch.fold("FUCHS") == "fuchs")
+        #expect(EmojiSearch.fold("red\u{FEFF}heart\u{FEFF}") == "red heart", "as the page's \\s folds it")
     }
 }

@@ -47,7 +47,8 @@ struct EmojiAPITests {
         arguments: [
             "/api/emoji", "/api/emoji?q=", "/api/emoji?q=%20%20", "/api/emoji?q=" + String(repeating: "a", count: 101),
             "/api/emoji?q=fox%00", "/api/emoji?q=a%0Ab", "/api/emoji?q=fox&limit=0", "/api/emoji?q=fox&limit=201",
-            "/api/emoji?q=fox&limit=ten", "/api/emoji?q=%E0%A4%A", "/api/emoji?q=+",
+            "/api/emoji?q=fox&limit=ten", "/api/emoji?q=%E0%A4%A", "/api/emoji?q=+", "/api/emoji?q=%CC%81",
+            "/api/emoji?q=%E2%80%A8",
             "/api/emoji?q=fox&lang=" + String(repeating: "x", count: 36),
         ])
     func badQueries(_ uri: String) async throws {

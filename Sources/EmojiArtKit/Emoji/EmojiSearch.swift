@@ -83,7 +83,8 @@ public struct EmojiSearch: Sendable {
     /// Checks a query as the API takes it: not empty, at most ``maximumQueryLength`` code points,
     /// no control characters.
     public static func validate(_ query: String) throws {
-        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+        // Nothing left once folded (spaces, a lone combining mark): nothing to look for.
+        guard !fold(query).isEmpty else {
             throw EmojiArtError(.invalidText, "the query is empty.", path: "q")
         }
         guard query.unicodeScalars.count <= maximumQueryLength else {
@@ -193,7 +194,8 @@ public struct EmojiSearch: Sendable {
             case .nonspacingMark, .spacingMark, .enclosingMark: continue
             default: break
             }
-            if scalar.properties.isWhitespace {
+            // Unicode's White_Space, and U+FEFF as JavaScript's \s has it (the page folds alike).
+            if scalar.properties.isWhitespace || scalar == "\u{FEFF}" {
                 space = !scalars.isEmpty
                 continue
             }
