@@ -175,10 +175,10 @@ class Touch:
 
 
 @contextmanager
-def touch_device(browser, server, width: int, height: int):
-    """A phone-like page (touch, mobile viewport) that fails the test on any page error."""
+def touch_device(browser, server, width: int, height: int, mobile: bool = True):
+    """A page with touch (a phone's viewport when `mobile`) that fails the test on any page error."""
     context = browser.new_context(
-        base_url=server, viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+        base_url=server, viewport={"width": width, "height": height}, has_touch=True, is_mobile=mobile)
     page = context.new_page()
     page.set_default_timeout(10_000)
     errors: list[str] = []

@@ -357,8 +357,8 @@ def accounts_server():
         yield base
 
 
-def test_in_accounts_mode_the_tone_and_recents_are_kept_in_the_store_for_every_browser(browser, accounts_server):
-    base = accounts_server
+def picker_signed_in_as_ada(browser, base):
+    """A new browser signed in as ada, on a new document, with the picker open."""
     context = browser.new_context(viewport={"width": 1100, "height": 760})
     page = context.new_page()
     sign_in(page, base, "ada")
@@ -366,6 +366,12 @@ def test_in_accounts_mode_the_tone_and_recents_are_kept_in_the_store_for_every_b
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     page.locator("#canvas").focus()
     page.keyboard.press("e")
+    return context, page
+
+
+def test_in_accounts_mode_the_tone_and_recents_are_kept_in_the_store_for_every_browser(browser, accounts_server):
+    base = accounts_server
+    context, page = picker_signed_in_as_ada(browser, base)
     page.locator("#emoji-picker-tone").click()
     page.locator("#emoji-picker-tones [data-tone='5']").click()
     page.fill("#emoji-picker-search", "thumbs up")
@@ -387,13 +393,7 @@ def test_in_accounts_mode_the_tone_and_recents_are_kept_in_the_store_for_every_b
     context.close()
 
     # Another browser, signed in as ada: the same tone and recent emojis.
-    other = browser.new_context(viewport={"width": 1100, "height": 760})
-    page = other.new_page()
-    sign_in(page, base, "ada")
-    page.click("#new-document")
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    page.locator("#canvas").focus()
-    page.keyboard.press("e")
+    other, page = picker_signed_in_as_ada(browser, base)
     expect(page.locator("#emoji-picker-tone")).to_have_attribute("aria-label", "Skin tone: dark skin tone")
     expect(page.locator("#emoji-picker .picker-heading").first).to_have_text("Recently used")
     expect(page.locator("#emoji-picker .picker-row").nth(1).locator(".picker-emoji")).to_have_text(["👍🏿"])

@@ -5,7 +5,7 @@ with real mouse, keyboard and touch input."""
 import pytest
 from playwright.sync_api import expect
 
-from helpers import Touch, drag, emoji, open_editor, screen_point, view, wait_version
+from helpers import Touch, drag, emoji, open_editor, screen_point, touch_device, view, wait_version
 
 
 def test_dragging_on_empty_canvas_draws_a_marquee_that_selects_what_it_touches(page, api):
@@ -194,14 +194,8 @@ def test_shortcuts_match_keys_by_the_rules_of_the_table(page, api):
 
 @pytest.fixture
 def touch_page(browser, server):
-    context = browser.new_context(base_url=server, viewport={"width": 900, "height": 700}, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with touch_device(browser, server, 900, 700, mobile=False) as page:
+        yield page
 
 
 def test_touch_one_finger_pans_empty_canvas_and_moves_an_emoji(touch_page, api):

@@ -38,6 +38,8 @@ public struct EmojiSearch: Sendable {
     public let catalogue: EmojiCatalogue
     public let language: String
     private let terms: [Terms]
+    /// The language's table, then English's (one table for English): read once, not per result.
+    private let tables: [EmojiCatalogue.Annotations]
 
     /// What one entry is matched against, folded once, as UTF-8 (the folded forms compare byte
     /// by byte, without String's canonical equivalence, which costs far more).
@@ -56,6 +58,7 @@ public struct EmojiSearch: Sendable {
         self.catalogue = catalogue
         let tables = [try catalogue.annotations(language)] + (language == "en" ? [] : [try catalogue.annotations("en")])
         self.language = tables[0].language
+        self.tables = tables
         let component = catalogue.groups.firstIndex(of: EmojiCatalogue.componentGroup)
         var terms: [Terms] = []
         terms.reserveCapacity(catalogue.entries.count)
@@ -128,12 +131,10 @@ public struct EmojiSearch: Sendable {
 
     private func result(_ order: Int) -> Result {
         let entry = catalogue.entries[order]
-        let table = try? catalogue.annotations(language)
-        let english = try? catalogue.annotations("en")
         return Result(
             emoji: entry.emoji,
-            name: table?.names[entry.emoji] ?? english?.names[entry.emoji] ?? entry.unicodeName,
-            keywords: table?.keywords[entry.emoji] ?? english?.keywords[entry.emoji] ?? [],
+            name: tables.lazy.compactMap { $0.names[entry.emoji] }.first ?? entry.unicodeName,
+            keywords: tables.lazy.compactMap { $0.keywords[entry.emoji] }.first ?? [],
             group: catalogue.groups[entry.group])
     }
 
