@@ -8,7 +8,8 @@ import Foundation
 /// `server` measures the server over HTTP and WebSockets instead (`live`: only the WebSockets;
 /// `crowd`: a thousand windows on one document;
 /// `instances`: two servers on one PostgreSQL database; `history`: reading past versions and
-/// what history costs in each database; `emoji`: the server's emoji search).
+/// what history costs in each database; `emoji`: the server's emoji search; `mosaic`: emoji mosaics
+/// of photos, their speed and picture error).
 /// `--smoke` runs every measurement on tiny inputs, to check the benchmark still works.
 @main
 enum BenchmarkMain {
@@ -28,6 +29,11 @@ enum BenchmarkMain {
         }
         if CommandLine.arguments.contains("emoji") {
             try EmojiSearchBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
+        if CommandLine.arguments.contains("mosaic") {
+            try MosaicBenchmarks.run(smoke: smoke, into: &report)
             report.print()
             return
         }

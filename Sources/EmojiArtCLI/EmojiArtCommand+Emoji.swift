@@ -1,5 +1,6 @@
 import ArgumentParser
 import EmojiArtKit
+import EmojiArtMosaic
 import Foundation
 
 extension EmojiArtCommand {
@@ -7,7 +8,35 @@ extension EmojiArtCommand {
         static let configuration = CommandConfiguration(
             commandName: "emoji",
             abstract: "Find emojis in the catalogue (Unicode's emojis with CLDR's names and keywords).",
-            subcommands: [Search.self, Info.self])
+            subcommands: [Search.self, Info.self, Signatures.self])
+
+        struct Signatures: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Measure every catalogue emoji's colour signature, as mosaics use them.",
+                discussion: """
+                    Draws each emoji (tone variants and flags too) with the PNG export's renderer \
+                    and prints the table EmojiArtMosaic carries (docs/FORMATS.md, "Emoji colour \
+                    signatures"). scripts/generate-emoji-signatures runs it.
+                    """)
+            @Option(help: "The font the table is measured from, as the table's source says it.")
+            var source: String = "Noto Color Emoji"
+            @Option(name: .shortAndLong, help: "The file to write (default: standard output).") var output: String?
+
+            func run() async throws {
+                let catalogue = try EmojiSearchCommand.catalogue()
+                var signatures: [EmojiSignature] = []
+                for entry in catalogue.entries where catalogue.groups[entry.group] != EmojiCatalogue.componentGroup {
+                    for text in [entry.emoji] + entry.variants { signatures.append(try EmojiSignature.measure(text)) }
+                }
+                let table = EmojiSignatureTable.json(source: source, signatures: signatures)
+                if let output {
+                    try DocumentFile.writeAtomically(Data(table.utf8), to: output)
+                    warn("Wrote \(output): \(signatures.count) emojis.")
+                } else {
+                    say(table)
+                }
+            }
+        }
 
         struct Search: AsyncParsableCommand {
             static let configuration = CommandConfiguration(

@@ -14,7 +14,7 @@ public struct EmojiArtCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, New.self, Info.self, Convert.self, Validate.self, AddEmoji.self, SetBackground.self,
             Render.self, History.self, Palettes.self, Users.self, Tokens.self, Backup.self, Restore.self,
-            ExportAll.self, JokeCommand.self, EmojiCommand.self,
+            ExportAll.self, JokeCommand.self, EmojiCommand.self, MosaicCommand.self,
         ]
     )
 

@@ -39,7 +39,7 @@ public enum ImageDecoder {
                 &message, message.count)
         }
         guard status == 0 else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = String(cMessage: message)
             throw failure(reason.isEmpty ? "it can't be decoded" : reason)
         }
         guard Int(width) == info.width, Int(height) == info.height else {
@@ -63,6 +63,13 @@ public struct Bitmap: Sendable {
     public var width: Int
     public var height: Int
     public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4, "4 bytes a pixel")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
 }
 
 extension ImageDecoder {
@@ -80,12 +87,19 @@ extension ImageDecoder {
                 &pixels, &message, message.count)
         }
         guard status == 0, let pixels else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = String(cMessage: message)
             throw failure(reason.isEmpty ? "it can't be decoded" : reason)
         }
         defer { image_codecs_free(pixels) }
         let count = Int(width) * Int(height) * 4
         return Bitmap(
             width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+    }
+}
+
+extension String {
+    /// The text a C function wrote into `message` (NUL-terminated UTF-8; all of it if unterminated).
+    public init(cMessage message: [CChar]) {
+        self = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

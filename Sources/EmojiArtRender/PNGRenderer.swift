@@ -27,6 +27,59 @@ public enum PNGRenderer {
         _ document: EmojiArtDocument, background: Bitmap?, scale requested: Double = 1, embedsDocument: Bool = true,
         frame: PictureFrame? = nil
     ) throws -> Picture {
+        var png: UnsafeMutablePointer<UInt8>?
+        var pngSize = 0
+        let (width, height, scale) = try draw(document, background: background, scale: requested, frame: frame) {
+            emoji_render_png(
+                $0.width, $0.height, $0.background, $0.backgroundWidth, $0.backgroundHeight, $0.backgroundX,
+                $0.backgroundY, $0.scale, $0.items, $0.itemCount, &png, &pngSize, $0.message, $0.messageSize)
+        }
+        guard let png else { throw EmojiArtError(.invalidFile, "the picture could not be drawn.") }
+        defer { emoji_render_free(png) }
+        let bytes = Array(UnsafeBufferPointer(start: png, count: pngSize))
+        return Picture(
+            png: embedsDocument ? PictureDocument.embed(document, in: bytes) : bytes, width: width, height: height,
+            scale: scale)
+    }
+
+    /// The same picture as ``render(_:background:scale:embedsDocument:frame:)``, as pixels: for
+    /// pictures encoded another way (GIF).
+    public static func bitmap(
+        _ document: EmojiArtDocument, background: Bitmap?, scale requested: Double = 1, frame: PictureFrame? = nil
+    ) throws -> Bitmap {
+        var pixels: UnsafeMutablePointer<UInt8>?
+        let (width, height, _) = try draw(document, background: background, scale: requested, frame: frame) {
+            emoji_render_bitmap(
+                $0.width, $0.height, $0.background, $0.backgroundWidth, $0.backgroundHeight, $0.backgroundX,
+                $0.backgroundY, $0.scale, $0.items, $0.itemCount, &pixels, $0.message, $0.messageSize)
+        }
+        guard let pixels else { throw EmojiArtError(.invalidFile, "the picture could not be drawn.") }
+        defer { emoji_render_free(pixels) }
+        return Bitmap(
+            width: width, height: height, pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4)))
+    }
+
+    /// What the C renderer is given.
+    struct Drawing {
+        var width: Int32
+        var height: Int32
+        var background: UnsafePointer<UInt8>?
+        var backgroundWidth: Int32
+        var backgroundHeight: Int32
+        var backgroundX: Double
+        var backgroundY: Double
+        var scale: Double
+        var items: UnsafePointer<emoji_render_item>?
+        var itemCount: Int
+        var message: UnsafeMutablePointer<CChar>
+        var messageSize: Int
+    }
+
+    /// Lays the document out for the C renderer and calls `output` with it; the picture's size and scale.
+    private static func draw(
+        _ document: EmojiArtDocument, background: Bitmap?, scale requested: Double, frame: PictureFrame?,
+        output: (Drawing) -> Int32
+    ) throws -> (width: Int, height: Int, scale: Double) {
         let frame =
             frame ?? PictureFrame(document: document, backgroundSize: background.map { ($0.width, $0.height) })
         var scale = requested
@@ -46,29 +99,24 @@ public enum PNGRenderer {
                     y: (-Double(emoji.position.y) - frame.minY) * scale, size: Double(emoji.size) * scale,
                     rotation: Double(emoji.rotation)))
         }
-        var png: UnsafeMutablePointer<UInt8>?
-        var pngSize = 0
-        var message = [CChar](repeating: 0, count: 256)
+        let message = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+        message.initialize(repeating: 0, count: 256)
+        defer { message.deallocate() }
+        func drawing(_ items: UnsafeBufferPointer<emoji_render_item>, _ pixels: UnsafePointer<UInt8>?) -> Drawing {
+            Drawing(
+                width: Int32(width), height: Int32(height), background: pixels,
+                backgroundWidth: Int32(background?.width ?? 0), backgroundHeight: Int32(background?.height ?? 0),
+                backgroundX: (-Double(background?.width ?? 0) / 2 - frame.minX) * scale,
+                backgroundY: (-Double(background?.height ?? 0) / 2 - frame.minY) * scale, scale: scale,
+                items: items.baseAddress, itemCount: items.count, message: message, messageSize: 256)
+        }
         let status: Int32 = items.withUnsafeBufferPointer { items in
-            let draw = { (pixels: UnsafePointer<UInt8>?) -> Int32 in
-                emoji_render_png(
-                    Int32(width), Int32(height), pixels, Int32(background?.width ?? 0),
-                    Int32(background?.height ?? 0),
-                    (-Double(background?.width ?? 0) / 2 - frame.minX) * scale,
-                    (-Double(background?.height ?? 0) / 2 - frame.minY) * scale, scale, items.baseAddress, items.count,
-                    &png, &pngSize, &message, message.count)
-            }
-            guard let background else { return draw(nil) }
-            return background.pixels.withUnsafeBufferPointer { draw($0.baseAddress) }
+            guard let background else { return output(drawing(items, nil)) }
+            return background.pixels.withUnsafeBufferPointer { output(drawing(items, $0.baseAddress)) }
         }
-        guard status == 0, let png else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw EmojiArtError(.invalidFile, "the picture could not be drawn: \(reason).")
+        guard status == 0 else {
+            throw EmojiArtError(.invalidFile, "the picture could not be drawn: \(String(cString: message)).")
         }
-        defer { emoji_render_free(png) }
-        let bytes = Array(UnsafeBufferPointer(start: png, count: pngSize))
-        return Picture(
-            png: embedsDocument ? PictureDocument.embed(document, in: bytes) : bytes, width: width, height: height,
-            scale: scale)
+        return (width, height, scale)
     }
 }

@@ -162,6 +162,12 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     let documents = router.group("/api/documents")
     DocumentsController(library: components.library, images: stores.images, access: components.documentAccess)
         .addRoutes(to: documents)
+    MosaicController(
+        library: components.library, access: components.documentAccess,
+        pictures: DocumentPictures(store: stores.images), palettes: components.palettes,
+        builtInPalettes: components.builtInPalettes
+    )
+    .addRoutes(to: documents)
     HistoryController(
         library: components.library, access: components.documentAccess, users: stores.users, images: stores.images
     )

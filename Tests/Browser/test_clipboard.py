@@ -72,7 +72,8 @@ def test_pasting_plain_text_emojis_adds_them_and_other_text_is_refused(clip_page
     page = clip_page
     doc = api.create("Text", emojis=[])
     open_editor(page, doc)
-    page.evaluate("navigator.clipboard.writeText('🌞 🌈\\n🇫🇷')")
+    # Tabs between them: not emoji text's grid (test_mosaic.py), so a row in the middle of the view.
+    page.evaluate("navigator.clipboard.writeText('🌞\\t🌈\\t🇫🇷')")
     page.locator("#canvas").focus()
     page.keyboard.press("Control+v")
     wait_version(page, doc["version"] + 1)

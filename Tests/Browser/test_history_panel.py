@@ -115,6 +115,16 @@ def test_a_replay_plays_every_version_in_order_and_exports_an_animated_png(page,
     }""", href)
     assert frames["count"] == doc["version"] + 1, frames
     assert frames["width"] > 100
+    # …and as a GIF for chat apps: every version a frame, looping for ever.
+    gif = page.evaluate("""async (href) => {
+      const response = await fetch(href);
+      const decoder = new ImageDecoder({ data: await response.arrayBuffer(), type: "image/gif" });
+      await decoder.tracks.ready;
+      await decoder.completed;
+      const track = decoder.tracks.selectedTrack;
+      return { type: response.headers.get("content-type"), count: track.frameCount, loops: String(track.repetitionCount) };
+    }""", panel.locator(".history-export-gif").get_attribute("href"))
+    assert gif == {"type": "image/gif", "count": doc["version"] + 1, "loops": "Infinity"}, gif
     assert not page.js_errors
 
 

@@ -22,7 +22,7 @@ def test_each_gesture_state_is_its_own_module():
     for path in sorted((JS / "canvas" / "gestures").glob("*.js")):
         for name in re.findall(r'static id = "([a-z]+)"', path.read_text()):
             states[name] = path.name
-    assert set(states) == {"idle", "pointing", "translating", "brushing", "resizing", "rotating", "panning", "pinching"}
+    assert set(states) == {"idle", "pointing", "translating", "brushing", "resizing", "rotating", "panning", "pinching", "framing"}
     assert len(set(states.values())) == len(states)  # one state per file
 
 

@@ -10,7 +10,7 @@ struct CLITests {
         for command in [
             "new", "info", "convert", "validate", "add-emoji", "set-background", "render", "palettes", "users",
             "tokens",
-            "joke",
+            "joke", "emoji", "mosaic",
         ] {
             #expect(help.contains("  \(command) "), "\(command) missing from:\n\(help)")
         }
@@ -80,6 +80,43 @@ struct CLITests {
 
         #expect(await emojiart("render", file, "-o", folder.appendingPathComponent("x.gif").path).exitCode != 0)
         #expect(await emojiart("render", file, "-o", png, "--scale", "4").exitCode != 0)
+    }
+
+    @Test func mosaicMakesADocumentFromAnyPictureAndFillsOneFromItsBackground() async throws {
+        let folder = try makeTemporaryFolder()
+        for name in ["noise-64x48.png", "noise-64x48.jpg", "noise-64x48.gif", "noise-64x48-lossless.webp"] {
+            let photo = fixturesDirectory.appendingPathComponent("images/\(name)").path
+            let file = folder.appendingPathComponent("\(name).emojiart").path
+            let made = await emojiart("mosaic", photo, file, "--columns", "10", "--emojis", "🟥🟧🟨🟩🟦🟪⬛⬜")
+            #expect(made.exitCode == 0, "\(name): \(made.errors)")
+            #expect(made.output.contains("a 10 × 8 mosaic of 80 emojis, 6 points each"), "\(made.output)")
+            let info = await emojiart("info", file).output
+            #expect(info.contains("Emojis:      80") && info.contains("embedded image/"), "\(info)")
+        }
+        let document = folder.appendingPathComponent("noise-64x48.png.emojiart").path
+        let refilled = await emojiart("mosaic", document, "--columns", "20", "--dither", "--replace")
+        #expect(refilled.exitCode == 0 && refilled.output.contains("a 20 × 15 mosaic of 300 emojis"))
+        #expect(await emojiart("info", document).output.contains("Emojis:      300"))
+        let region = await emojiart("mosaic", document, "--columns", "10", "--region", "0,0,32,24")
+        #expect(region.exitCode == 0 && region.output.contains("a 10 × 8 mosaic"), "\(region.errors)")
+
+        let text = await emojiart("render", document, "--to", "text", "--columns", "20")
+        #expect(text.exitCode == 0)
+        let rows = text.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.count == 15 && rows.allSatisfy { $0.count == 20 }, "\(text.output)")
+
+        let blank = folder.appendingPathComponent("blank.emojiart").path
+        #expect(await emojiart("new", blank).exitCode == 0)
+        let noBackground = await emojiart("mosaic", blank, "--columns", "10")
+        #expect(noBackground.exitCode != 0 && noBackground.errors.contains("no background picture"))
+        let photo = fixturesDirectory.appendingPathComponent("images/noise-64x48.png").path
+        #expect(await emojiart("mosaic", photo, "--columns", "10").exitCode != 0)
+        #expect(await emojiart("mosaic", photo, blank, "--columns", "5").exitCode != 0)
+        let notEmoji = await emojiart("mosaic", photo, blank, "--columns", "10", "--emojis", "abc")
+        #expect(notEmoji.exitCode != 0 && notEmoji.errors.contains("not an emoji"))
+        let outside = await emojiart("mosaic", photo, blank, "--columns", "10", "--region", "60,0,10,10")
+        #expect(outside.exitCode != 0 && outside.errors.contains("not inside"))
+        #expect(await emojiart("info", blank).output.contains("Emojis:      0"))
     }
 
     @Test func subcommandHelpExplainsArguments() async {

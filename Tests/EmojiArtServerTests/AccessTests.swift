@@ -130,6 +130,19 @@ struct AccessTests {
         Route(
             name: "edit", method: .post, path: { "/api/documents/\($0)/edits" },
             json: JSONBody(value: ["baseVersion": 0, "edits": [addEmoji()]]), allowed: editors),
+        // Issue #35: anyone who sees the document may preview a mosaic; only editors make one.
+        // (The document has no background, so those allowed get as far as saying so.)
+        Route(
+            name: "mosaic preview", method: .post, path: { "/api/documents/\($0)/mosaic?preview=1" },
+            json: JSONBody(value: ["columns": 10, "emojis": "🟥🟦"]), allowed: viewers, allowedError: "invalid_background"
+        ),
+        Route(
+            name: "mosaic picture", method: .get, path: { "/api/documents/\($0)/mosaic?columns=10" },
+            allowed: viewers, allowedError: "invalid_background"),
+        Route(
+            name: "mosaic", method: .post, path: { "/api/documents/\($0)/mosaic" },
+            json: JSONBody(value: ["columns": 10, "emojis": "🟥🟦"]), allowed: editors, allowedError: "invalid_background"
+        ),
         Route(
             name: "undo", method: .post, path: { "/api/documents/\($0)/undo" }, allowed: editors,
             allowedError: "nothing_to_undo"),

@@ -60,6 +60,7 @@ class LiveSocket:
             length = struct.unpack("!H", self._read(2))[0]
         elif length == 127:
             length = struct.unpack("!Q", self._read(8))[0]
+        self.last_fin = bool(first & 0x80)
         return first & 0x0F, self._read(length)
 
     def receive(self) -> dict:
@@ -68,6 +69,13 @@ class LiveSocket:
         while True:
             opcode, payload = self.frame()
             if opcode == 0x1:
+                # A large message comes in pieces: continuation frames up to the one marked final.
+                while not self.last_fin:
+                    more_opcode, more = self.frame()
+                    if more_opcode == 0x9:
+                        self.send_frame(0xA, more)
+                        continue
+                    payload += more
                 message = json.loads(payload)
                 if message.get("type") == "presence":
                     continue

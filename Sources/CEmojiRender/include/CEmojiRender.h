@@ -26,6 +26,34 @@ int emoji_render_png(int width, int height, const uint8_t *background, int backg
                      const emoji_render_item *items, size_t item_count, uint8_t **png, size_t *png_size,
                      char *error, size_t error_size);
 
+/// The same picture as emoji_render_png, as pixels: premultiplied BGRA, 4 bytes a pixel, rows
+/// `width * 4` bytes apart (`*pixels` allocated: free with emoji_render_free). For pictures that
+/// are encoded some other way (GIF) or measured.
+int emoji_render_bitmap(int width, int height, const uint8_t *background, int background_width,
+                        int background_height, double background_x, double background_y, double background_scale,
+                        const emoji_render_item *items, size_t item_count, uint8_t **pixels, char *error,
+                        size_t error_size);
+
+/// Draws one emoji, `size` pixels tall, centred in a `size` × `size` square exactly as
+/// emoji_render_png draws it, into `pixels` (premultiplied BGRA, `size * size * 4` bytes, cleared
+/// to transparent first): what an emoji's colour signature is measured from. Returns 0, or -1
+/// with a message in `error`.
+int emoji_render_sprite(const char *text, int size, uint8_t *pixels, char *error, size_t error_size);
+
+/// One cell of a grid picture: the index of its text, and its centre in pixels (y down).
+typedef struct {
+    int32_t text;
+    double x;
+    double y;
+} emoji_render_cell;
+
+/// A grid of emojis on white as PNG: each of `texts` is drawn once, `size` pixels tall, and
+/// painted at every cell that names it (cells with an index outside `texts` stay white).
+/// Returns 0 with `*png` allocated (free with emoji_render_free), or -1 with a message.
+int emoji_render_grid_png(int width, int height, const char *const *texts, size_t text_count,
+                          const emoji_render_cell *cells, size_t cell_count, double size, uint8_t **png,
+                          size_t *png_size, char *error, size_t error_size);
+
 void emoji_render_free(void *pointer);
 
 #endif

@@ -34,6 +34,23 @@ int image_codecs_decode_bitmap(const uint8_t *data, size_t size, uint64_t maximu
                                uint32_t *width, uint32_t *height, uint8_t **pixels,
                                char *error, size_t error_size);
 
+/// A GIF89a written frame by frame with giflib, into memory: image_codecs_gif_begin with the one
+/// global `palette` (1–256 RGB triples) and, for an animation, the NETSCAPE2.0 loop (`loops`
+/// times; 0: for ever); then image_codecs_gif_frame for each frame (`width` × `height` palette
+/// indices, one byte a pixel, shown `delay` hundredths of a second); then image_codecs_gif_end,
+/// which hands over the bytes (release them with image_codecs_free), or image_codecs_gif_abandon.
+/// Each returns NULL or -1 with a sentence fragment in `error` on failure; after a failed
+/// frame, abandon the writer; a failed end has released it.
+typedef struct image_codecs_gif image_codecs_gif;
+
+image_codecs_gif *image_codecs_gif_begin(int width, int height, const uint8_t *palette, int palette_size,
+                                         int animated, int loops, char *error, size_t error_size);
+int image_codecs_gif_frame(image_codecs_gif *writer, const uint8_t *indices, int delay, char *error,
+                           size_t error_size);
+int image_codecs_gif_end(image_codecs_gif *writer, uint8_t **gif_bytes, size_t *gif_size, char *error,
+                         size_t error_size);
+void image_codecs_gif_abandon(image_codecs_gif *writer);
+
 void image_codecs_free(void *pointer);
 
 #endif

@@ -11,7 +11,8 @@ extension Edit: Codable {
 
     private enum Kind: String, Codable {
         case setBackground, addEmoji, moveEmojis, resizeEmojis, setEmojiSizes, deleteEmojis, restoreEmojis,
-            retitle, reorder, setEmojiOrder, rotate, paste, duplicate, replaceEmoji, setEmojiTexts, restoreVersion
+            retitle, reorder, setEmojiOrder, rotate, paste, mosaic, duplicate, replaceEmoji, setEmojiTexts,
+            restoreVersion
     }
 
     /// `ids`, or `idRanges` (``IDRanges``) as the wire also allows.
@@ -63,6 +64,8 @@ extension Edit: Codable {
             self = .setEmojiOrder(try container.decode([EmojiIndex].self, forKey: .order))
         case .paste:
             self = .paste(try container.decode([NewEmoji].self, forKey: .emojis))
+        case .mosaic:
+            self = .mosaic(try container.decode([NewEmoji].self, forKey: .emojis))
         case .duplicate:
             self = .duplicate(
                 ids: try Self.ids(in: container),
@@ -129,6 +132,9 @@ extension Edit: Codable {
             try container.encode(places, forKey: .order)
         case .paste(let emojis):
             try container.encode(Kind.paste, forKey: .type)
+            try container.encode(emojis, forKey: .emojis)
+        case .mosaic(let emojis):
+            try container.encode(Kind.mosaic, forKey: .type)
             try container.encode(emojis, forKey: .emojis)
         case .duplicate(let ids, let offset):
             try container.encode(Kind.duplicate, forKey: .type)

@@ -27,6 +27,9 @@ public enum Edit: Hashable, Sendable {
     case rotate(ids: [Int], degrees: Int)
     /// Add emojis from a clipboard, on top in list order; they get the document's next ids.
     case paste([NewEmoji])
+    /// Add a mosaic made from a picture (see the EmojiArtMosaic module): emojis like a paste's,
+    /// on top in list order with the document's next ids, as one step named "Make Mosaic".
+    case mosaic([NewEmoji])
     /// Copy emojis (text, size, rotation), moved by `offset`, on top in drawing order; the copies
     /// get the document's next ids, in the originals' drawing order.
     case duplicate(ids: [Int], offset: Point)
@@ -52,7 +55,7 @@ public enum Edit: Hashable, Sendable {
         case .setEmojiSizes(let sizes): Set(sizes.map(\.id))
         case .restoreEmojis(let placed): Set(placed.map(\.emoji.id))
         case .setEmojiOrder(let indices): Set(indices.map(\.id))
-        case .setBackground, .addEmoji, .retitle, .paste, .restoreVersion: []
+        case .setBackground, .addEmoji, .retitle, .paste, .mosaic, .restoreVersion: []
         }
     }
 
@@ -75,6 +78,7 @@ public enum Edit: Hashable, Sendable {
         case .setEmojiOrder: "Arrange"
         case .rotate: "Rotate"
         case .paste: "Paste"
+        case .mosaic: "Make Mosaic"
         case .duplicate: "Duplicate"
         case .replaceEmoji(_, let text): "Replace with \(text)"
         case .setEmojiTexts: "Replace"

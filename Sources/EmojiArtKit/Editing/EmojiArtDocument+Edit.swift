@@ -147,7 +147,7 @@ extension EmojiArtDocument {
             }
             return .rotate(ids: ids, degrees: -degrees)
 
-        case .paste(let new):
+        case .paste(let new), .mosaic(let new):
             guard !new.isEmpty else {
                 throw EmojiArtError(.unknownEmoji, "the edit names no emojis.", path: "emojis")
             }

@@ -60,7 +60,8 @@ extension Edit {
     init(json field: JSONField) throws {
         let edit = field.resolved()
         let type = try edit.required("type")
-        switch try type.string() {
+        let name = try type.string()
+        switch name {
         case "setBackground":
             let background = try edit.required("background")
             self = .setBackground(
@@ -110,15 +111,15 @@ extension Edit {
                     return EmojiIndex(
                         id: try place.required("id").integer(), index: try place.required("index").integer())
                 })
-        case "paste":
-            self = .paste(
-                try edit.required("emojis").elements().map {
-                    let emoji = $0.resolved()
-                    return NewEmoji(
-                        text: try emoji.required("text").string(), position: try emoji.required("position").point(),
-                        size: try emoji.required("size").integer(),
-                        rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0)
-                })
+        case "paste", "mosaic":
+            let emojis = try edit.required("emojis").elements().map {
+                let emoji = $0.resolved()
+                return NewEmoji(
+                    text: try emoji.required("text").string(), position: try emoji.required("position").point(),
+                    size: try emoji.required("size").integer(),
+                    rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0)
+            }
+            self = name == "paste" ? .paste(emojis) : .mosaic(emojis)
         case "duplicate":
             self = .duplicate(ids: try edit.ids(), offset: try edit.required("offset").point())
         case "rotate":
@@ -260,8 +261,8 @@ extension Edit {
                 writer.raw("}")
             }
             writer.raw("]")
-        case .paste(let emojis):
-            writer.string("paste")
+        case .paste(let emojis), .mosaic(let emojis):
+            if case .paste = self { writer.string("paste") } else { writer.string("mosaic") }
             writer.raw(",")
             writer.key("emojis")
             writer.raw("[")

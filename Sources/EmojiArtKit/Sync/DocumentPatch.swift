@@ -65,7 +65,7 @@ public struct DocumentPatch: Equatable, Sendable {
             switch edit {
             case .setBackground, .retitle:
                 break
-            case .addEmoji, .paste, .duplicate:
+            case .addEmoji, .paste, .mosaic, .duplicate:
                 break  // their ids are in firstNewID..<after.nextEmojiID, below
             case .moveEmojis(let ids, let offset):
                 for id in ids {

@@ -120,9 +120,13 @@ struct DocumentsController {
     @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (id, _) = try await authorize(.view, context)
         let formatName = request.uri.queryParameters.get("format") ?? DocumentFormat.native.rawValue
+        if formatName == "text" { return try await exportText(id, request) }
+        for textOnly in ["columns", "ids", "filler"] where request.uri.queryParameters.get(textOnly) != nil {
+            throw APIError.badRequest("\(textOnly) is for format=text only.")
+        }
         guard let format = DocumentFormat(rawValue: formatName) else {
             throw APIError.badRequest(
-                "Unknown format \"\(formatName.prefix(40))\"; use native, cs193p-2023 or cs193p-2021.")
+                "Unknown format \"\(formatName.prefix(40))\"; use native, cs193p-2023, cs193p-2021 or text.")
         }
         let state = try await state(id, request)
         let encoded = EmojiArtFile.write(state.document, as: format)
@@ -136,13 +140,62 @@ struct DocumentsController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: encoded.bytes)))
     }
 
-    /// `GET /api/documents/{id}/picture?format=svg|png[&scale=1|2|3][&background=embed|link]`
+    /// `GET /api/documents/{id}/export?format=text[&columns=N][&ids=3-40,57][&filler=ideographic|square]`:
+    /// the document, or the emojis `ids` names, as rows of emoji text (``EmojiTextGrid``).
+    private func exportText(_ id: UUID, _ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        var columns: Int?
+        if let text = query.get("columns") {
+            guard let value = Int(text), (1...EmojiTextGrid.maximumColumns).contains(value) else {
+                throw APIError.badRequest("columns is a whole number from 1 to \(EmojiTextGrid.maximumColumns).")
+            }
+            columns = value
+        }
+        let fillerName = query.get("filler") ?? EmojiTextGrid.Filler.ideographic.rawValue
+        guard let filler = EmojiTextGrid.Filler(rawValue: fillerName) else {
+            throw APIError.badRequest("filler is ideographic (U+3000, the default) or square (⬜).")
+        }
+        let state = try await state(id, request)
+        var emojis = Array(state.document.emojis)
+        if let text = query.get("ids") {
+            let chosen = try Self.idList(text)
+            emojis = emojis.filter { emoji in chosen.contains { $0.contains(emoji.id) } }
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        let text = EmojiTextGrid(emojis, columns: columns).text(filler: filler)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Ids and ranges of ids, "3-40,57": at most 1,000 parts naming at most 100,000 ids in all
+    /// (counted before any is listed, so a long list of long ranges costs nothing).
+    static func idList(_ text: String) throws -> [ClosedRange<Int>] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= 1_000 else { throw APIError.badRequest("ids has at most 1,000 ids and ranges.") }
+        var ranges: [ClosedRange<Int>] = []
+        var named = 0
+        for part in parts {
+            let ends = part.split(separator: "-", omittingEmptySubsequences: false)
+            guard (1...2).contains(ends.count), let first = Int(ends[0]), let last = Int(ends[ends.count - 1]),
+                first >= 0, first <= last, last - first < DocumentLimits.maximumEmojiCount
+            else { throw APIError.badRequest("ids is a list of ids and ranges of ids, e.g. 3-40,57.") }
+            named += last - first + 1
+            guard named <= DocumentLimits.maximumEmojiCount else {
+                throw APIError.badRequest("ids names more emojis than a document holds.")
+            }
+            ranges.append(first...last)
+        }
+        return ranges
+    }
+
+    /// `GET /api/documents/{id}/picture?format=svg|png|gif[&scale=1|2|3][&background=embed|link]`
     @Sendable func picture(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (id, _) = try await authorize(.view, context)
         let query = request.uri.queryParameters
         let format = query.get("format") ?? "png"
-        guard format == "svg" || format == "png" else {
-            throw APIError.badRequest("Unknown picture format \"\(format.prefix(40))\"; use svg or png.")
+        guard format == "svg" || format == "png" || format == "gif" else {
+            throw APIError.badRequest("Unknown picture format \"\(format.prefix(40))\"; use svg, png or gif.")
         }
         let scaleText = query.get("scale") ?? "1"
         guard let scale = Int(scaleText), (1...3).contains(scale) else {
@@ -160,6 +213,9 @@ struct DocumentsController {
         if format == "svg" {
             bytes = Array(try await pictures.svg(state, linkingURLBackground: linked).utf8)
             headers[.contentType] = "image/svg+xml; charset=utf-8"
+        } else if format == "gif" {
+            bytes = try await pictures.gif(state, scale: Double(scale))
+            headers[.contentType] = "image/gif"
         } else {
             bytes = try await pictures.png(state, scale: Double(scale))
             headers[.contentType] = "image/png"

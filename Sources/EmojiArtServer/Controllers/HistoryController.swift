@@ -131,12 +131,16 @@ struct HistoryController {
     /// (so a page always has one), and the client asks again after its last version.
     static let changesBudget = 4 << 20
 
-    /// `GET /api/documents/{id}/replay[?from=A][&to=B][&frames=N][&seconds=S]`: an animated PNG
-    /// of the document being made, from version A (default 0, or where history starts) to B
+    /// `GET /api/documents/{id}/replay[?from=A][&to=B][&frames=N][&seconds=S][&format=apng|gif]`:
+    /// an animated PNG (or GIF, for chat apps) of the document being made, from version A (default 0, or where history starts) to B
     /// (default now), in N frames (default 120, at most 300) over S seconds (default 6).
     @Sendable func replay(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (id, _) = try await access.require(.view, context)
         let query = request.uri.queryParameters
+        let format = query.get("format") ?? "apng"
+        guard format == "apng" || format == "gif" else {
+            throw APIError.badRequest("Unknown replay format \"\(format.prefix(40))\"; use apng or gif.")
+        }
         guard let now = try await library.withDocument(id, { try await $0.state() }) else {
             throw APIError.notFound("There is no document \(id).")
         }
@@ -156,17 +160,18 @@ struct HistoryController {
         // One replay is drawn at a time; a few more wait their turn, and more than that are refused.
         guard
             let bytes = try await replays.withTurn(
-                ["replay"], { try await pictures.replay(documents, milliseconds: milliseconds) })
+                ["replay"], { try await pictures.replay(documents, milliseconds: milliseconds, gif: format == "gif") })
         else {
             throw APIError(
                 status: .serviceUnavailable, code: "busy",
                 message: "Too many replays are being drawn. Try again in a minute.", headers: [.retryAfter: "60"])
         }
         var headers = HTTPFields()
-        headers[.contentType] = "image/apng"
+        headers[.contentType] = format == "gif" ? "image/gif" : "image/apng"
         headers[.cacheControl] = "no-store"
         let title = documents.last?.title ?? "Replay"
-        headers[.contentDisposition] = ContentDisposition.attachment(filename: title + " replay.png")
+        headers[.contentDisposition] = ContentDisposition.attachment(
+            filename: title + (format == "gif" ? " replay.gif" : " replay.png"))
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

@@ -24,7 +24,10 @@ struct DocumentPictures: Sendable {
     func storedImage(for background: Background) async throws -> StoredImage? {
         switch background {
         case .none: return nil
-        case .image(let data, _): return try? StoredImage(data: data)
+        case .image(let data, _):
+            // The store's copy (its size known) before decoding the bytes again.
+            if let stored = try await store.loadImage(id: StoredImage.id(of: data)) { return stored }
+            return try? StoredImage(data: data)
         case .url(let url):
             guard let id = try await store.imageID(forSource: url.absoluteString) else { return nil }
             return try await store.loadImage(id: id)
@@ -35,9 +38,10 @@ struct DocumentPictures: Sendable {
     static let replaySide = 800.0
     static let replayFrames = 300
 
-    /// An animated PNG of `documents` in order, each shown `milliseconds` (the last 2 seconds),
-    /// all in one frame that holds every one of them, at most ``replaySide`` pixels a side.
-    func replay(_ documents: [EmojiArtDocument], milliseconds: Int) async throws -> [UInt8] {
+    /// An animated PNG (or, with `gif`, an animated GIF) of `documents` in order, each shown
+    /// `milliseconds` (the last 2 seconds), all in one frame that holds every one of them, at
+    /// most ``replaySide`` pixels a side.
+    func replay(_ documents: [EmojiArtDocument], milliseconds: Int, gif: Bool = false) async throws -> [UInt8] {
         // Sizes come from the stored images; each is decoded when a frame first shows it, and
         // only the last one decoded is kept.
         var images: [Background: StoredImage?] = [:]
@@ -52,15 +56,28 @@ struct DocumentPictures: Sendable {
         for other in frames.dropFirst() { frame = frame.union(other) }
         let scale = min(2, Self.replaySide / max(frame.width, frame.height))
         var decoded: (background: Background, bitmap: Bitmap?)?
-        var pictures: [AnimatedPNG.Frame] = []
-        for (index, document) in documents.enumerated() {
+        func background(of document: EmojiArtDocument) -> Bitmap? {
             if decoded?.background != document.background {
                 let bitmap = (images[document.background] ?? nil).flatMap { try? ImageDecoder.bitmap($0.data) }
                 decoded = (document.background, bitmap)
             }
+            return decoded?.bitmap
+        }
+        func shown(_ index: Int) -> Int { index == documents.count - 1 ? 2_000 : milliseconds }
+        if gif {
+            // Drawn one frame at a time (a few first, for the palette): only one is held.
+            return try GIFWriter.write(frameCount: documents.count) { index in
+                let document = documents[index]
+                let bitmap = try PNGRenderer.bitmap(
+                    document, background: background(of: document), scale: scale, frame: frame)
+                return GIFWriter.Frame(bitmap: bitmap, milliseconds: shown(index))
+            }
+        }
+        var pictures: [AnimatedPNG.Frame] = []
+        for (index, document) in documents.enumerated() {
             let picture = try PNGRenderer.render(
-                document, background: decoded?.bitmap, scale: scale, embedsDocument: false, frame: frame)
-            pictures.append(.init(png: picture.png, milliseconds: index == documents.count - 1 ? 2_000 : milliseconds))
+                document, background: background(of: document), scale: scale, embedsDocument: false, frame: frame)
+            pictures.append(.init(png: picture.png, milliseconds: shown(index)))
         }
         return try AnimatedPNG.assemble(pictures)
     }
@@ -76,6 +93,15 @@ struct DocumentPictures: Sendable {
             default: .none
             }
         return SVGRenderer.render(state.document, background: background)
+    }
+
+    /// A still GIF of the document, at most ``replaySide`` pixels a side (GIFs are for chat).
+    func gif(_ state: LiveDocumentState, scale: Double) async throws -> [UInt8] {
+        let bitmap = try await backgroundImage(of: state).map { try ImageDecoder.bitmap($0.data) }
+        let frame = PictureFrame(document: state.document, backgroundSize: bitmap.map { ($0.width, $0.height) })
+        let fitted = min(scale, Self.replaySide / max(frame.width, frame.height))
+        let picture = try PNGRenderer.bitmap(state.document, background: bitmap, scale: fitted, frame: frame)
+        return try GIFWriter.write([.init(bitmap: picture, milliseconds: 0)])
     }
 
     func png(_ state: LiveDocumentState, scale: Double) async throws -> [UInt8] {

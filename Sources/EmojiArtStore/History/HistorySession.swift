@@ -98,7 +98,7 @@ public struct ChangeCounts: Sendable, Equatable {
     private mutating func add(_ edit: Edit) {
         switch edit {
         case .addEmoji: added += 1
-        case .paste(let new): added += new.count
+        case .paste(let new), .mosaic(let new): added += new.count
         case .duplicate(let ids, _): added += ids.count
         case .restoreEmojis(let placed): added += placed.count
         case .deleteEmojis(let ids): deleted += ids.count

@@ -80,6 +80,75 @@ export function importDocument(file, title) {
 
 export const exportURL = (id, format) => doc(id) + "/export?format=" + encodeURIComponent(format);
 
+/** Ids as the `ids=` of a query: sorted runs, "3-40,57,60-61". */
+export function idRanges(ids) {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const runs = [];
+  for (const id of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && id === last[1] + 1) last[1] = id;
+    else runs.push([id, id]);
+  }
+  return runs.map(([first, last]) => (first === last ? String(first) : `${first}-${last}`)).join(",");
+}
+
+/**
+ * The document (or only the emojis `ids`) as emoji text: rows of emojis on a grid, empty cells
+ * as U+3000 (docs/API.md, "Emoji text"). Answers the text.
+ */
+export async function emojiText(id, { ids } = {}) {
+  const query = ids?.length ? "&ids=" + idRanges(ids) : "";
+  const response = await send(doc(id) + "/export?format=text" + query, { headers: { Accept: "text/plain" } });
+  return response.text();
+}
+
+/** What a mosaic is asked for with: {columns, emojis, dither, fit, region?, replace} (docs/API.md, "Mosaic"). */
+const mosaicRequest = ({ columns, emojis, dither, fit, region, replace }) =>
+  fit === "region" ? { columns, emojis, dither, fit, region, replace } : { columns, emojis, dither, fit, replace };
+
+/**
+ * The picture a mosaic would make, changing nothing: `{picture: Blob, columns, rows, emojis}`
+ * (emojis: how many it would place). `signal` aborts it.
+ */
+export async function mosaicPreview(id, options, signal) {
+  const response = await send(doc(id) + "/mosaic?preview=1", {
+    method: "POST", body: JSON.stringify(mosaicRequest(options)), signal, headers: { Accept: "image/png", "Content-Type": "application/json" },
+  });
+  const header = (name) => Number(response.headers.get("EmojiArt-Mosaic-" + name)) || 0;
+  return { picture: await response.blob(), columns: header("Columns"), rows: header("Rows"), emojis: header("Emojis") };
+}
+
+/** Makes the mosaic: one undo step ("Make Mosaic"); answers the document's state. */
+export const makeMosaic = (id, options) => request("POST", doc(id) + "/mosaic", { json: mosaicRequest(options) });
+
+/**
+ * A fetch whose answer isn't JSON: a failure is thrown as an ApiError with the server's message
+ * (and `retryAfter`, in seconds, when the server says when to try again); an abort as is.
+ */
+async function send(path, init) {
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    if (error?.name === "AbortError") throw error;
+    throw new ApiError(0, "network", "Couldn't reach the EmojiArt server. Check that it is running, then try again.");
+  }
+  if (response.ok) return response;
+  if (response.status === 401) goToSignIn();
+  let error = null;
+  try {
+    error = (await response.json())?.error;
+  } catch {
+    /* not JSON: the status says it */
+  }
+  const failure = error && typeof error.message === "string"
+    ? new ApiError(response.status, String(error.code || "error"), error.message)
+    : new ApiError(response.status, "http_" + response.status, `The server answered ${response.status} ${response.statusText || ""}`.trim() + ".");
+  const retryAfter = Number(response.headers.get("Retry-After"));
+  if (retryAfter > 0) failure.retryAfter = retryAfter;
+  throw failure;
+}
+
 /** Sends edits as one undo step; `gesture` extends the previous step with the same key. */
 export function postEdits(id, baseVersion, edits, gesture) {
   const json = { baseVersion, edits };
@@ -118,7 +187,7 @@ export const importPalettes = (file) =>
 
 /** A picture of the document: `format` "svg" or "png", `scale` 1–3 (PNG). */
 export const pictureURL = (id, format, scale = 1) =>
-  doc(id) + "/picture?format=" + encodeURIComponent(format) + (format === "png" ? "&scale=" + scale : "");
+  doc(id) + "/picture?format=" + encodeURIComponent(format) + (format !== "svg" ? "&scale=" + scale : "");
 
 /** The document browser's small picture of a document (`version` makes each change a new URL). */
 // History (docs/API.md, "History").
@@ -133,8 +202,14 @@ export const historyChanges = (id, after, limit = 500) =>
   request("GET", doc(id) + "/history/changes?after=" + encodeURIComponent(after) + "&limit=" + limit);
 export const restoreVersion = (id, version) =>
   request("POST", doc(id) + "/restore", { json: { version, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone } });
-export const replayURL = (id, { from, to } = {}) =>
-  doc(id) + "/replay" + (from !== undefined ? "?from=" + from + (to !== undefined ? "&to=" + to : "") : "");
+export const replayURL = (id, { from, to, format } = {}) => {
+  const query = new URLSearchParams();
+  if (from !== undefined) query.set("from", from);
+  if (from !== undefined && to !== undefined) query.set("to", to);
+  if (format) query.set("format", format);
+  const text = query.toString();
+  return doc(id) + "/replay" + (text ? "?" + text : "");
+};
 
 export const thumbnailURL = (id, version) => doc(id) + "/thumbnail?v=" + encodeURIComponent(version);
 

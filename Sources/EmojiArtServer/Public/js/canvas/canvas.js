@@ -7,11 +7,13 @@ import { BackgroundLayer } from "./background-layer.js";
 import { turnedPoint } from "./emoji-geometry.js";
 import { EmojiLayer } from "./emoji-layer.js";
 import { Brushing } from "./gestures/brushing.js";
+import { Framing } from "./gestures/framing.js";
 import { GestureMachine } from "./gestures/gesture-state.js";
 import { Idle } from "./gestures/idle.js";
 import { Panning } from "./gestures/panning.js";
 import { Pinching } from "./gestures/pinching.js";
 import { PresenceLayer } from "./presence-layer.js";
+import { RegionFrame } from "./region-frame.js";
 import { Pointing } from "./gestures/pointing.js";
 import { Resizing } from "./gestures/resizing.js";
 import { Rotating } from "./gestures/rotating.js";
@@ -20,7 +22,7 @@ import { SelectionOverlay } from "./selection-overlay.js";
 import { boundsOf, clamp, Viewport } from "./viewport.js";
 import { WheelInput } from "./wheel-input.js";
 
-const GESTURES = [Idle, Pointing, Translating, Brushing, Resizing, Rotating, Panning, Pinching];
+const GESTURES = [Idle, Pointing, Translating, Brushing, Resizing, Rotating, Panning, Pinching, Framing];
 
 export class CanvasView {
   /**
@@ -28,7 +30,8 @@ export class CanvasView {
    * @param {object} handlers intents, each returning a promise (or nothing):
    *   move(ids, {x, y}), resize(ids, scale), turn(ids, degrees, moves), drop(dataTransfer, docPoint),
    *   viewChanged({zoom, panX, panY}), selectionChanged(selection), backgroundFailed(imageURL),
-   *   contextMenu({x, y}) (client point), pointerMoved({x, y} | null) (document point, for presence)
+   *   contextMenu({x, y}, {onEmoji}) (client point; whether it opened on an emoji),
+   *   pointerMoved({x, y} | null) (document point, for presence)
    */
   constructor(root, handlers) {
     this.root = root;
@@ -46,6 +49,7 @@ export class CanvasView {
     this.layer = new EmojiLayer(root.querySelector(".emoji-layer"), world, this.viewport);
     this.overlay = new SelectionOverlay(root, this.viewport);
     this.presence = new PresenceLayer(root, this.viewport, this.layer);
+    this.region = new RegionFrame(root, world); // a rectangle asked for by a dialog (the mosaic's region)
     this.selection = new Set();
     this.readOnly = false;
     this.spaceHeld = false;
@@ -95,7 +99,7 @@ export class CanvasView {
       if (id !== null && id >= 0 && !this.selection.has(id)) this.select([id], { replace: true });
       const point = inside ? { x: e.clientX, y: e.clientY }
         : this.selection.size ? this.overlay.centreClient() : { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
-      this.handlers.contextMenu?.(point);
+      this.handlers.contextMenu?.(point, { onEmoji: id !== null });
     });
     root.addEventListener("wheel", (e) => this.wheel.turned(e), { passive: false });
     root.addEventListener("dragover", (e) => this.dragOver(e));

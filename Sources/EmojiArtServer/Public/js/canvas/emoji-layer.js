@@ -256,6 +256,16 @@ export class EmojiLayer {
     }
   }
 
+  /**
+   * How much of what was asked for is drawn: 1 once nothing is left, else 0 up to 1 as a whole
+   * area's parts get done (the progress a big change, such as a mosaic, shows while it appears).
+   */
+  get drawn() {
+    const job = this.scene.job;
+    if (!this.frame && !this.dirty && !job) return 1;
+    return job ? Math.min(0.99, (job.part + (job.positions?.length ? job.next / job.positions.length : 0)) / job.parts.length) : 0;
+  }
+
   /** The view moved: draw again once the scene no longer covers it, and sharp once it is still. */
   viewApplied() {
     const visible = this.viewport.visibleWorldRect();

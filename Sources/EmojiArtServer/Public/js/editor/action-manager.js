@@ -100,29 +100,40 @@ export class ActionManager {
     return true;
   }
 
-  /** Each `[data-action]` button inside `root` performs its action; `refresh` keeps it current. */
+  /**
+   * Each `[data-action]` button inside `root` performs its action; `refresh` keeps it current.
+   * `data-keep-text`: its text isn't the label; `data-hidden-when-off`: hidden, not disabled, while
+   * its action doesn't apply (a tool for something the document may not have, such as a picture).
+   */
   bindButtons(root) {
     for (const button of root.querySelectorAll("[data-action]")) {
       const action = this.get(button.dataset.action);
       button.addEventListener("click", (event) => this.perform(action.name, event));
-      this.buttons.push({ button, action, keepText: button.hasAttribute("data-keep-text") });
+      this.buttons.push({
+        button, action, keepText: button.hasAttribute("data-keep-text"), hideWhenOff: button.hasAttribute("data-hidden-when-off"),
+      });
     }
     this.refresh();
   }
 
-  /** Updates the bound buttons: enabled when their action applies, labelled and titled by it. */
+  /** Updates the bound buttons: enabled (or shown) when their action applies, labelled and titled by it. */
   refresh() {
-    for (const { button, action, keepText } of this.buttons) {
+    for (const { button, action, keepText, hideWhenOff } of this.buttons) {
       const label = this.label(action);
       if (!keepText && button.textContent !== label) button.textContent = label;
       const keys = action.keys?.length ? ` (${shortcutLabel(action.keys[0])})` : "";
       button.title = label + keys;
-      button.disabled = !this.applies(action);
+      const off = !this.applies(action);
+      if (hideWhenOff) button.hidden = off;
+      else button.disabled = off;
     }
   }
 
-  /** The actions for a context menu, in table order: those marked `menu` that apply now. */
-  menuActions() {
-    return this.actions.filter((action) => action.menu && this.applies(action));
+  /**
+   * The actions for a context menu, in table order: those marked `menu` that apply now (those
+   * marked "canvas" only when the menu isn't for an emoji, `onEmoji`).
+   */
+  menuActions({ onEmoji = false } = {}) {
+    return this.actions.filter((action) => action.menu && !(action.menu === "canvas" && onEmoji) && this.applies(action));
   }
 }

@@ -24,11 +24,12 @@ const nudge = (name, label, key, dx, dy) => ({
 
 /**
  * `label` names the action in the shortcuts panel; `currentLabel`, when there is one, names it on
- * buttons and in the menu as things are now ("Undo Move"). `menu`: offered by the context menu.
+ * buttons and in the menu as things are now ("Undo Move"). `menu`: offered by the context menu
+ * (`"canvas"`: only when it opens on empty canvas, not on an emoji).
  * `byBrowser`: the browser turns its keys into an event of its own (copy, cut, paste) that the
  * editor handles, so the key itself is left alone.
  * @type {Array<{name: string, label: string, currentLabel?: (editor) => string, group: string,
- *   keys?: string[], hint?: string, menu?: boolean, byBrowser?: boolean, predicate?: (editor) => boolean,
+ *   keys?: string[], hint?: string, menu?: boolean | "canvas", byBrowser?: boolean, predicate?: (editor) => boolean,
  *   perform: (editor, event?) => void}>}
  */
 export const ACTIONS = [
@@ -117,6 +118,15 @@ export const ACTIONS = [
     menu: true,
     predicate: (editor) => editor.canEdit && editor.hasSelection,
     perform: (editor) => editor.emoji.replaceSelection(),
+  },
+  {
+    name: "makeMosaic",
+    label: "Make Mosaic…",
+    group: "Background",
+    menu: "canvas",
+    // Viewers may open it too, to preview: its Apply says why it is off for them.
+    predicate: (editor) => editor.mosaic.available,
+    perform: (editor) => editor.mosaic.open(),
   },
   {
     name: "find",

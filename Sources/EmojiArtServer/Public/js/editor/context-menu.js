@@ -25,11 +25,11 @@ export class ContextMenu {
     return !this.menu.hidden;
   }
 
-  /** Opens the menu at a client point {x, y}. */
-  open(point) {
+  /** Opens the menu at a client point {x, y}; `where.onEmoji`: it opened on an emoji. */
+  open(point, where = {}) {
     const items = [];
     let group = null;
-    for (const action of this.actions.menuActions()) {
+    for (const action of this.actions.menuActions(where)) {
       if (group !== null && action.group !== group) items.push(el("div", { class: "menu-separator", role: "separator" }));
       group = action.group;
       const keys = action.keys?.length ? shortcutLabel(action.keys[0]) : "";

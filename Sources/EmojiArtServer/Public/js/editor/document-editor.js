@@ -19,14 +19,17 @@ import { ActionManager } from "./action-manager.js";
 import { ACTIONS } from "./actions.js";
 import { BackgroundNotices } from "./background-notices.js";
 import { EmojiCommands } from "./emoji-commands.js";
-import { emojisInText, readFragment, writeFragment } from "./clipboard.js";
+import { emojisInText, MAXIMUM_PASTED, readFragment, writeFragment } from "./clipboard.js";
+import { emojiGrid, gridPlacement } from "../emoji/emoji-text.js";
 import { HistoryPanel } from "./history-panel.js";
+import { MosaicDialog } from "./mosaic-dialog.js";
 import { predict } from "./prediction.js";
 import { ContextMenu } from "./context-menu.js";
 import { ShortcutsPanel } from "./shortcuts-panel.js";
 import { ToolbarFold } from "./toolbar-fold.js";
 
 const COORDINATE_LIMIT = 1_000_000;
+const EMOJI_LIMIT = 100_000; // a document holds at most this many emojis (DocumentLimits.maximumEmojiCount)
 const ARROW_GESTURE_MS = 1000; // arrow presses this close together are one undo step
 const NEW_EMOJI_SCREEN_SIZE = 40; // px: a new emoji's size on screen at the zoom it is added at
 const PASTE_STEP = 16; // screen px: each paste or duplicate lands this far right and down of the last
@@ -116,7 +119,7 @@ export class DocumentEditor {
       backgroundFailed: () => {
         notify("Couldn’t show the background image. Reload the page to try again.", { kind: "error", title: "Set Background" });
       },
-      contextMenu: (point) => this.contextMenu.open(point),
+      contextMenu: (point, where) => this.contextMenu.open(point, where),
     });
     this.history = new HistoryPanel($("history-panel"), {
       documentId,
@@ -125,6 +128,7 @@ export class DocumentEditor {
       preview: (state) => this.showPreview(state),
       restored: (version) => this.announce(`Restored version ${version}`),
     });
+    this.mosaic = new MosaicDialog(this); // Make Mosaic… (its dialog is built when first opened)
     this.actions = new ActionManager(ACTIONS, this);
     this.contextMenu = new ContextMenu($("context-menu"), this.actions);
     this.shortcuts = new ShortcutsPanel($("shortcuts-dialog"), this.actions);
@@ -352,7 +356,7 @@ export class DocumentEditor {
 
   addEmoji(text, point) {
     this.emoji.placed(text);
-    const size = Math.min(1024, Math.max(1, Math.round(NEW_EMOJI_SCREEN_SIZE / this.canvas.zoom)));
+    const size = this.newEmojiSize;
     const coordinate = (v) => Math.max(-COORDINATE_LIMIT, Math.min(COORDINATE_LIMIT, Math.round(v)));
     return this.perform([{ type: "addEmoji", text, position: { x: coordinate(point.x), y: coordinate(point.y) }, size }]);
   }
@@ -499,14 +503,41 @@ export class DocumentEditor {
     return this.perform([{ type: "paste", emojis: pasted }]).then((version) => version && this.selectCreated(version));
   }
 
+  /** The size of an emoji added now: NEW_EMOJI_SCREEN_SIZE on screen at the zoom shown. */
+  get newEmojiSize() {
+    return Math.min(1024, Math.max(1, Math.round(NEW_EMOJI_SCREEN_SIZE / this.canvas.zoom)));
+  }
+
   /** Adds emojis typed or copied as text, in a row around the middle of the view. */
   pasteText(texts) {
-    const size = Math.min(1024, Math.max(1, Math.round(NEW_EMOJI_SCREEN_SIZE / this.canvas.zoom)));
+    const size = this.newEmojiSize;
     const centre = this.canvas.visibleCentre();
     const gap = Math.round(size * 1.25);
     const start = centre.x - (gap * (texts.length - 1)) / 2;
     const emojis = texts.map((text, i) => ({ text, x: Math.round(start + i * gap), y: Math.round(centre.y), size }));
     return this.pasteEmojis(emojis, null);
+  }
+
+  /**
+   * Adds emoji text laid out as its grid (../emoji/emoji-text.js): a cell a new emoji's size
+   * apart, the block in the middle of the view, as one paste. Text the server exported comes
+   * back as the same grid.
+   */
+  pasteGrid(grid) {
+    const count = grid.cells.length;
+    const many = (n) => n.toLocaleString();
+    if (count > MAXIMUM_PASTED) {
+      notify(`That text holds ${many(count)} emojis; one paste adds at most ${many(MAXIMUM_PASTED)}.`, { kind: "error", title: "Paste" });
+      return;
+    }
+    if (this.emojiCount + count > EMOJI_LIMIT) {
+      notify(`This document has ${many(this.emojiCount)} emojis; ${many(count)} more would pass its limit of ${many(EMOJI_LIMIT)}.`,
+        { kind: "error", title: "Paste" });
+      return;
+    }
+    const size = this.newEmojiSize;
+    // The same grid pasted again (whatever its line ends or fillers) lands one step further.
+    return this.pasteEmojis(gridPlacement(grid, size, this.canvas.visibleCentre()), "grid:" + JSON.stringify(grid.cells));
   }
 
   /**
@@ -521,8 +552,11 @@ export class DocumentEditor {
     const get = (type) => data.getData(type) || "";
     const fragment = readFragment(get);
     if (fragment) return this.pasteEmojis(fragment, JSON.stringify(fragment));
+    const files = Array.from(data.files || []).length;
+    const grid = files ? null : emojiGrid(get("text/plain"));
+    if (grid) return this.pasteGrid(grid);
     const text = get("text/plain").trim();
-    const emojis = text && !Array.from(data.files || []).length ? emojisInText(text) : null;
+    const emojis = text && !files ? emojisInText(text) : null;
     if (emojis) return this.pasteText(emojis);
     if (text && !/^(https?:\/\/|data:image\/)/i.test(text) && !get("text/uri-list")) {
       notify("The clipboard holds text that isn’t emojis. Paste emojis, an image, or an image’s address.", { kind: "error", title: "Paste" });
@@ -737,7 +771,7 @@ export class DocumentEditor {
     this.actions.bindButtons($("editor-toolbar"));
     this.actions.bindButtons($("palette-bar"));
     new ToolbarFold($("toolbar-more"), $("toolbar-fold"));
-    $("export-slot").replaceWith(exportMenu(this.documentId));
+    $("export-slot").replaceWith(exportMenu(this.documentId, { selection: () => [...this.canvas.selection] }));
     this.statusBox.addEventListener("click", () => this.live.retryNow());
     this.titleInput.addEventListener("keydown", (event) => {
       if (event.key === "Enter") this.titleInput.blur();

@@ -58,6 +58,7 @@ export class HistoryPanel {
     this.speed = q(".history-speed");
     this.moreButton = q(".history-more");
     this.exportLink = q(".history-export");
+    this.exportGIFLink = q(".history-export-gif");
     this.speed.replaceChildren(...REPLAY_SPEEDS.map(([label, rate]) => el("option", { value: String(rate), text: label })));
     this.speed.value = "15";
     q(".history-close").addEventListener("click", () => this.close());
@@ -190,7 +191,9 @@ export class HistoryPanel {
     this.playButton.textContent = this.replay ? "■ Stop" : "▶ Replay";
     this.playButton.setAttribute("aria-pressed", String(Boolean(this.replay)));
     // From the version shown; from now, the whole history (the server knows where it starts).
-    this.exportLink.href = api.replayURL(this.host.documentId, this.previewing !== null ? { from: this.previewing } : {});
+    const from = this.previewing !== null ? { from: this.previewing } : {};
+    this.exportLink.href = api.replayURL(this.host.documentId, from);
+    this.exportGIFLink.href = api.replayURL(this.host.documentId, { ...from, format: "gif" });
     for (const button of this.list.querySelectorAll(".history-version")) {
       button.setAttribute("aria-pressed", String(Number(button.dataset.version) === shown));
     }

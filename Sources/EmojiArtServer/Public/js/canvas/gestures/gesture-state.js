@@ -1,6 +1,7 @@
 // Gestures as explicit states, after tldraw's StateNode: the canvas is always in exactly one
-// state (idle, pointing, translating, brushing, resizing, panning, pinching); each state is a
-// module with enter, pointer down/move/up and cancel handlers, and states change by name.
+// state (idle, pointing, translating, brushing, resizing, rotating, panning, pinching, framing);
+// each state is a module with enter, pointer down/move/up and cancel handlers, and states change
+// by name.
 
 export const DRAG_THRESHOLD = { mouse: 4, pen: 4, touch: 8 }; // screen px before a press becomes a drag
 

@@ -70,6 +70,6 @@ export class Pointing extends GestureState {
   pressedLong() {
     const start = this.start;
     this.transition("idle"); // the rest of this touch does nothing
-    this.canvas.handlers.contextMenu?.(start);
+    this.canvas.handlers.contextMenu?.(start, { onEmoji: this.emojiId !== null });
   }
 }
