@@ -21,6 +21,10 @@ public struct MosaicOptions: Equatable, Sendable {
     public var avoidsRuns: Bool
     /// Cells the picture covers less than this (mean alpha) stay empty.
     public var minimumCoverage: Double
+    /// An empty cell (the white canvas) competes with the emojis: where the picture is nearer
+    /// white than to any emoji on white (a chart's or a logo's white ground, a bright sky), the
+    /// cell stays empty rather than holding the faintest emoji there is.
+    public var leavesWhiteEmpty: Bool
 
     /// How much further (ΔE) a different emoji may be than the nearest and still count as "as close".
     public static let tieTolerance = 0.012
@@ -29,12 +33,14 @@ public struct MosaicOptions: Equatable, Sendable {
     public static let searchApproximation = 0.05
 
     public init(
-        matching: Matching = .quadrants, dither: Bool = false, avoidsRuns: Bool = true, minimumCoverage: Double = 0.5
+        matching: Matching = .quadrants, dither: Bool = false, avoidsRuns: Bool = true, minimumCoverage: Double = 0.5,
+        leavesWhiteEmpty: Bool = true
     ) {
         self.matching = matching
         self.dither = dither
         self.avoidsRuns = avoidsRuns
         self.minimumCoverage = minimumCoverage
+        self.leavesWhiteEmpty = leavesWhiteEmpty
     }
 }
 
@@ -114,7 +120,7 @@ public enum MosaicBuilder {
         var cells = [Int32](repeating: -1, count: columns * rows)
         // The colour error carried to each cell (Floyd–Steinberg), per OKLab axis.
         var carried = [Double](repeating: 0, count: columns * rows * 3)
-        let wanted = options.avoidsRuns ? 6 : 1
+        let wanted = options.avoidsRuns ? 3 : 1
         let tolerance = MosaicOptions.tieTolerance
         for row in 0..<rows {
             for column in 0..<columns {
@@ -138,6 +144,27 @@ public enum MosaicBuilder {
                         MosaicPalette.quadrantPoint(shifted), count: wanted,
                         approximation: MosaicOptions.searchApproximation)
                 }
+                // The empty cell, white all over, as a candidate: its distance the same measure.
+                let white = OKLab.white
+                let emptyDistance: Double =
+                    switch options.matching {
+                    case .mean: target.distance(to: white)
+                    case .quadrants:
+                        (sample.quadrants.reduce(0.0) { total, quarter in
+                            let shifted = OKLab(
+                                l: quarter.l + shift.l, a: quarter.a + shift.a, b: quarter.b + shift.b)
+                            let distance = shifted.distance(to: white)
+                            return total + distance * distance
+                        } / 4).squareRoot()
+                    }
+                if options.leavesWhiteEmpty, emptyDistance * emptyDistance < neighbours[0].distanceSquared {
+                    if options.dither {
+                        carry(
+                            (target.l - white.l, target.a - white.a, target.b - white.b), column, row, columns, rows,
+                            &carried)
+                    }
+                    continue
+                }
                 var choice = neighbours[0].index
                 if options.avoidsRuns {
                     let left = column > 0 ? cells[cell - 1] : -1
@@ -154,22 +181,33 @@ public enum MosaicBuilder {
                 cells[cell] = Int32(choice)
                 guard options.dither else { continue }
                 let chosen = palette.means[choice]
-                let error = [target.l - chosen.l, target.a - chosen.a, target.b - chosen.b].map {
-                    min(max($0, -0.2), 0.2)
-                }
-                func carry(_ dx: Int, _ dy: Int, _ weight: Double) {
-                    let (x, y) = (column + dx, row + dy)
-                    guard x >= 0, x < columns, y < rows else { return }
-                    let next = (y * columns + x) * 3
-                    for axis in 0..<3 { carried[next + axis] += error[axis] * weight }
-                }
-                carry(1, 0, 7 / 16)
-                carry(-1, 1, 3 / 16)
-                carry(0, 1, 5 / 16)
-                carry(1, 1, 1 / 16)
+                carry(
+                    (target.l - chosen.l, target.a - chosen.a, target.b - chosen.b), column, row, columns, rows,
+                    &carried)
             }
         }
         return Mosaic(grid: grid, texts: palette.texts, cells: cells)
+    }
+
+    /// Floyd–Steinberg: a cell's colour error (each axis at most 0.2) to the cells right and below.
+    @inline(__always)
+    private static func carry(
+        _ error: (Double, Double, Double), _ column: Int, _ row: Int, _ columns: Int, _ rows: Int,
+        _ carried: inout [Double]
+    ) {
+        let clamped = (min(max(error.0, -0.2), 0.2), min(max(error.1, -0.2), 0.2), min(max(error.2, -0.2), 0.2))
+        func add(_ dx: Int, _ dy: Int, _ weight: Double, _ carried: inout [Double]) {
+            let (x, y) = (column + dx, row + dy)
+            guard x >= 0, x < columns, y < rows else { return }
+            let next = (y * columns + x) * 3
+            carried[next] += clamped.0 * weight
+            carried[next + 1] += clamped.1 * weight
+            carried[next + 2] += clamped.2 * weight
+        }
+        add(1, 0, 7 / 16, &carried)
+        add(-1, 1, 3 / 16, &carried)
+        add(0, 1, 5 / 16, &carried)
+        add(1, 1, 1 / 16, &carried)
     }
 }
 

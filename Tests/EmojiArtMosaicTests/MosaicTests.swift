@@ -215,6 +215,20 @@ func table() throws -> EmojiSignatureTable { try #require(EmojiSignatureTable.bu
         }
     }
 
+    @Test func whiteGroundStaysEmpty() throws {
+        // A chart: a red bar on opaque white. The white is the canvas, not the faintest emoji.
+        let chart = picture(width: 100, height: 100) { x, _ in x < 30 ? (220, 30, 30, 255) : (255, 255, 255, 255) }
+        let grid = try MosaicGrid(pictureWidth: 100, pictureHeight: 100, columns: 10)
+        let palette = try #require(MosaicPalette.all)
+        let mosaic = MosaicBuilder.build(chart, grid: grid, palette: palette)
+        for row in 0..<10 {
+            for column in 0..<10 { #expect((mosaic.cells[row * 10 + column] >= 0) == (column < 3)) }
+        }
+        let filled = MosaicBuilder.build(
+            chart, grid: grid, palette: palette, options: MosaicOptions(leavesWhiteEmpty: false))
+        #expect(filled.emojiCount == 100)
+    }
+
     @Test func runsGiveWayToAnEmojiAsClose() throws {
         // Two emojis that look alike in a flat area: neighbours differ where one is as close.
         let grid = try MosaicGrid(pictureWidth: 100, pictureHeight: 100, columns: 10)
