@@ -87,20 +87,24 @@ public struct Mosaic: Sendable {
     /// How many cells hold an emoji.
     public var emojiCount: Int { cells.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) } }
 
-    /// The emojis to add to the document, row by row, each the size of its cell.
-    public var emojis: [NewEmoji] {
-        var result: [NewEmoji] = []
-        result.reserveCapacity(cells.count)
+    /// The cells that hold an emoji, row by row: each one's column, row and index into ``texts``.
+    public var filledCells: [(column: Int, row: Int, text: Int32)] {
+        var filled: [(column: Int, row: Int, text: Int32)] = []
+        filled.reserveCapacity(cells.count)
         for row in 0..<grid.rows {
-            for column in 0..<grid.columns {
-                let index = cells[row * grid.columns + column]
-                guard index >= 0 else { continue }
-                result.append(
-                    NewEmoji(
-                        text: texts[Int(index)], position: grid.centre(column: column, row: row), size: grid.emojiSize))
+            for column in 0..<grid.columns where cells[row * grid.columns + column] >= 0 {
+                filled.append((column, row, cells[row * grid.columns + column]))
             }
         }
-        return result
+        return filled
+    }
+
+    /// The emojis to add to the document, row by row, each the size of its cell.
+    public var emojis: [NewEmoji] {
+        filledCells.map {
+            NewEmoji(
+                text: texts[Int($0.text)], position: grid.centre(column: $0.column, row: $0.row), size: grid.emojiSize)
+        }
     }
 }
 

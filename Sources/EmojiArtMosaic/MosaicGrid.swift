@@ -54,12 +54,7 @@ public struct MosaicGrid: Sendable {
         pictureWidth width: Int, pictureHeight height: Int, region: Region? = nil, columns: Int,
         maximumCells: Int = MosaicGrid.maximumCells
     ) throws {
-        guard Self.columnRange.contains(columns) else {
-            throw EmojiArtError(
-                .outOfRange,
-                "a mosaic has \(Self.columnRange.lowerBound)–\(Self.columnRange.upperBound) columns, not \(columns).",
-                path: "columns")
-        }
+        try Self.check(columns: columns)
         let area = region ?? Region(x: 0, y: 0, width: width, height: height)
         guard area.width > 0, area.height > 0, area.x >= 0, area.y >= 0, area.x <= width - area.width,
             area.y <= height - area.height
@@ -107,6 +102,17 @@ public struct MosaicGrid: Sendable {
     }
 
     public var cellCount: Int { columns * rows }
+
+    /// Throws `out_of_range` unless `columns` is within ``columnRange``: what can be refused
+    /// before the picture's size is known.
+    public static func check(columns: Int) throws {
+        guard columnRange.contains(columns) else {
+            throw EmojiArtError(
+                .outOfRange,
+                "a mosaic has \(columnRange.lowerBound)–\(columnRange.upperBound) columns, not \(columns).",
+                path: "columns")
+        }
+    }
 
     /// The centre of a cell, in whole document points.
     public func centre(column: Int, row: Int) -> Point {

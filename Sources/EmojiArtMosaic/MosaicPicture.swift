@@ -12,15 +12,8 @@ extension Mosaic {
         let cell = min(cellPixels, Double(maximumSide) / Double(max(grid.columns, grid.rows)))
         let width = max(1, Int((Double(grid.columns) * cell).rounded()))
         let height = max(1, Int((Double(grid.rows) * cell).rounded()))
-        var renderCells: [emoji_render_cell] = []
-        renderCells.reserveCapacity(cells.count)
-        for row in 0..<grid.rows {
-            for column in 0..<grid.columns {
-                let index = cells[row * grid.columns + column]
-                guard index >= 0 else { continue }
-                renderCells.append(
-                    emoji_render_cell(text: index, x: (Double(column) + 0.5) * cell, y: (Double(row) + 0.5) * cell))
-            }
+        let renderCells = filledCells.map {
+            emoji_render_cell(text: $0.text, x: (Double($0.column) + 0.5) * cell, y: (Double($0.row) + 0.5) * cell)
         }
         let copies = texts.map { strdup($0) }
         defer { for copy in copies { free(copy) } }

@@ -133,10 +133,7 @@ struct MosaicController {
                 fit == "region"
                     ? "fit \"region\" needs a region: {x, y, width, height}." : "a region needs fit \"region\".")
         }
-        guard MosaicGrid.columnRange.contains(body.columns) else {
-            throw EmojiArtError(
-                .outOfRange, "a mosaic has 10–300 columns, not \(body.columns).", path: "columns")
-        }
+        try MosaicGrid.check(columns: body.columns)
         let recipe = MosaicRecipe(
             columns: body.columns, region: body.region, emojis: try await emojis(body.emojis ?? "all", context),
             options: MosaicOptions(dither: body.dither ?? false))
