@@ -115,12 +115,16 @@ let package = Package(
         // The live wire protocol: every message a live window sends or receives (documents,
         // palettes, Find or Lose), the close codes, and the order a connection writes in.
         .target(name: "EmojiArtWire", dependencies: ["EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtGame"]),
-        // HTTP: the REST API and the web editor's files, as a Hummingbird application.
+        // The View: the web editor's pages, scripts, styles and the OpenAPI document (Public/, plain
+        // HTML, CSS and JavaScript modules, no build step) and where they are on disk.
+        .target(name: "EmojiArtWeb", resources: [.copy("Public")]),
+        // HTTP: the REST API, the live WebSocket protocol and the web editor's routes, as a
+        // Hummingbird application.
         .target(
             name: "EmojiArtServer",
             dependencies: [
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtStorePostgres", "EmojiArtLive",
-                "EmojiArtWire", "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender", "EmojiArtMosaic",
+                "EmojiArtWire", "EmojiArtWeb", "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender", "EmojiArtMosaic",
                 "EmojiArtJokes", "EmojiArtGame",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -137,8 +141,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "OTel", package: "swift-otel"),
-            ],
-            resources: [.copy("Public")]
+            ]
         ),
         // The command-line interface, as a library so tests can drive it in process.
         .target(

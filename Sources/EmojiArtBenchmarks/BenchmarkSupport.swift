@@ -89,7 +89,7 @@ extension ServerConfiguration {
     /// benchmarks that measure how many edits the server can take, all sent from 127.0.0.1
     /// (`emojiart-bench stalls` measures the limits themselves).
     mutating func liftSharedLiveLimits() {
-        liveMessagesPerAddress = MessageRate(perSecond: 1e9, burst: 1e9)
-        liveMessagesPerDocument = MessageRate(perSecond: 1e9, burst: 1e9)
+        liveMessagesPerAddress = RateLimit(perSecond: 1e9, burst: 1e9)
+        liveMessagesPerDocument = RateLimit(perSecond: 1e9, burst: 1e9)
     }
 }

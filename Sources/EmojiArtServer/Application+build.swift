@@ -4,6 +4,7 @@ import EmojiArtJokes
 import EmojiArtKit
 import EmojiArtLive
 import EmojiArtStore
+import EmojiArtWeb
 import EmojiArtWire
 import Foundation
 import Hummingbird
@@ -155,7 +156,7 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     router.middlewares.add(SiteGuardMiddleware(siteGuard: components.siteGuard))
     router.middlewares.add(AuthenticationMiddleware(authenticator: components.authenticator))
     router.middlewares.add(
-        FileMiddleware(WebEditor.publicDirectory, searchForIndexHtml: true))
+        FileMiddleware(WebFiles.directory, searchForIndexHtml: true))
     let stores = components.stores
     ServiceController(store: stores.documents, settings: components.settings).addRoutes(to: router)
     MetricsController(library: components.library).addRoutes(to: router)

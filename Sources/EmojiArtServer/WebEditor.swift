@@ -1,23 +1,12 @@
+import EmojiArtWeb
 import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The web editor's files (Sources/EmojiArtServer/Public) and its page routes.
+/// The web editor's page routes; its files are the EmojiArtWeb target's (``WebFiles``).
 struct WebEditor {
     let settings: AccessSettings
     let siteGuard: SiteGuard
-
-    /// Where the files are on disk: the bundled copy, or in a debug build the source folder
-    /// itself, so editing the page and reloading the browser shows the change without a rebuild.
-    static var publicDirectory: String {
-        #if DEBUG
-            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Public")
-            if FileManager.default.fileExists(atPath: source.appendingPathComponent("index.html").path) {
-                return source.path
-            }
-        #endif
-        return Bundle.module.resourceURL?.appendingPathComponent("Public").path ?? "Public"
-    }
 
     /// An HTML page from the public folder, read off the request threads; never cached without
     /// asking, or with `cacheControl` (`no-store` for a page answering one request).
@@ -29,12 +18,11 @@ struct WebEditor {
         headers[.cacheControl] = cacheControl
         return Response(
             status: .ok, headers: headers,
-            body: try await FileIO().loadFile(path: publicDirectory + "/" + name, context: context))
+            body: try await FileIO().loadFile(path: WebFiles.path(name), context: context))
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         let files = FileIO()
-        let folder = WebEditor.publicDirectory
         @Sendable func page(_ name: String, _ context: AppRequestContext) async throws -> Response {
             try await WebEditor.page(name, context)
         }
@@ -58,7 +46,7 @@ struct WebEditor {
             headers[.cacheControl] = "max-age=86400"
             return Response(
                 status: .ok, headers: headers,
-                body: try await files.loadFile(path: folder + "/favicon.svg", context: context))
+                body: try await files.loadFile(path: WebFiles.path("favicon.svg"), context: context))
         }
     }
 }

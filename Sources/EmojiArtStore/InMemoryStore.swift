@@ -336,8 +336,8 @@ public final class InMemoryStore: DocumentStore, PaletteStore, ImageStore, UserS
         contents.withLock { $0.failures += subjects.map { ($0, date) } }
     }
 
-    public func signInFailures(subject: String, since date: Date) async throws -> Int {
-        contents.withLock { $0.failures.count { $0.subject == subject && $0.at >= date } }
+    public func signInFailures(subject: String, since date: Date) async throws -> [Date] {
+        contents.withLock { $0.failures.filter { $0.subject == subject && $0.at >= date }.map(\.at).sorted() }
     }
 
     public func lastSignInFailure(subject: String) async throws -> Date? {

@@ -4,7 +4,7 @@ module per gesture state, and the canvas split by job."""
 import re
 from pathlib import Path
 
-JS = Path(__file__).resolve().parents[2] / "Sources" / "EmojiArtServer" / "Public" / "js"
+JS = Path(__file__).resolve().parents[2] / "Sources" / "EmojiArtWeb" / "Public" / "js"
 
 
 def test_no_module_holds_mutable_state_at_its_top_level():

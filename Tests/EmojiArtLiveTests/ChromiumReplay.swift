@@ -130,7 +130,7 @@ enum ChromiumReplay {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("emojiart-replay-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let liveJS = here.appendingPathComponent("../../Sources/EmojiArtServer/Public/js/live.js").standardized
+        let liveJS = here.appendingPathComponent("../../Sources/EmojiArtWeb/Public/js/live.js").standardized
         try FileManager.default.copyItem(at: liveJS, to: folder.appendingPathComponent("live.js"))
         try FileManager.default.copyItem(
             at: here.appendingPathComponent("Replay/replay.html"), to: folder.appendingPathComponent("replay.html"))

@@ -5,7 +5,7 @@ import Testing
 /// The shared rates' decision, on a clock the tests keep.
 @Suite struct FairShareTests {
     @Test func aBurstGoesAtOnceThenSendersWaitForTokens() {
-        var share = FairShare(MessageRate(perSecond: 10, burst: 3), now: 0)
+        var share = FairShare(RateLimit(perSecond: 10, burst: 3), now: 0)
         let burst = (0..<4).map { _ in share.arrive(1, now: 0) }
         #expect(burst == [true, true, true, false])
         #expect(share.nextServing(now: 0) == 0.1)
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func theConnectionServedLongestAgoGoesFirst() {
-        var share = FairShare(MessageRate(perSecond: 1, burst: 1), now: 0)
+        var share = FairShare(RateLimit(perSecond: 1, burst: 1), now: 0)
         var goes: [Bool] = []
         var served: [[UInt64]] = []
         goes.append(share.arrive(1, now: 0))
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aConnectionThatLeavesNoLongerWaitsOrCounts() {
-        var share = FairShare(MessageRate(perSecond: 100, burst: 1), now: 0)
+        var share = FairShare(RateLimit(perSecond: 100, burst: 1), now: 0)
         let first = share.arrive(1, now: 0)
         let second = share.arrive(2, now: 0)
         #expect(first && !second && share.waitingCount == 1)
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func sharedRateLetsWaitersGoAsTokensComeAndCancelledOnesLeave() async throws {
-        let rate = SharedRate(MessageRate(perSecond: 200, burst: 2))
+        let rate = SharedRate(RateLimit(perSecond: 200, burst: 2))
         let start = ContinuousClock.now
         // 12 messages from 3 connections: 2 at once, the other 10 at 200 a second.
         await withTaskGroup(of: Void.self) { group in

@@ -174,7 +174,7 @@ extension LiveChannelTests {
     @Test(arguments: [true, false]) func floodersWaitTheirTurnBehindAWindowThatSendsNowAndThen(perDocument: Bool)
         async throws
     {
-        let slow = MessageRate(perSecond: 40, burst: 5)
+        let slow = RateLimit(perSecond: 40, burst: 5)
         let configure: (inout ServerConfiguration) -> Void = {
             if perDocument { $0.liveMessagesPerDocument = slow } else { $0.liveMessagesPerAddress = slow }
         }

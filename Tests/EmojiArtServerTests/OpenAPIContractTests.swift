@@ -9,13 +9,13 @@ import Testing
 
 @testable import EmojiArtServer
 
-/// Keeps the OpenAPI contract (Sources/EmojiArtServer/Public/openapi.yaml, served at
+/// Keeps the OpenAPI contract (Sources/EmojiArtWeb/Public/openapi.yaml, served at
 /// `/api/openapi.yaml`) and the server's routes the same: a route the spec lacks, or an
 /// operation the server doesn't have, fails here.
 @Suite("The OpenAPI contract lists exactly the server's routes")
 struct OpenAPIContractTests {
     static let specURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/EmojiArtServer/Public/openapi.yaml")
+        .deletingLastPathComponent().appendingPathComponent("Sources/EmojiArtWeb/Public/openapi.yaml")
 
     static func components() -> ServerComponents {
         ServerComponents(

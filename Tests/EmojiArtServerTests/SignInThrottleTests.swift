@@ -6,11 +6,19 @@ import Testing
 @Suite("Guessing is slowed without giving anyone a lock")
 struct SignInThrottleTests {
     let throttle = SignInThrottle(addressLimit: 10, window: 900)
+    let now = Date(timeIntervalSince1970: 1_000_000)
+
+    /// `count` failures of the address, `ago` seconds before ``now``.
+    func failures(_ count: Int, ago: TimeInterval = 1) -> [Date] {
+        Array(repeating: now.addingTimeInterval(-ago), count: count)
+    }
 
     @Test func theFirstFewFailuresCostNothing() {
         for failures in 0..<3 {
             #expect(
-                throttle.verdict(addressFailures: failures, nameFailures: failures, sinceLastNameFailure: 0.1)
+                throttle.verdict(
+                    addressFailures: self.failures(failures), nameFailures: failures, sinceLastNameFailure: 0.1,
+                    now: now)
                     == .attempt)
         }
     }
@@ -19,23 +27,38 @@ struct SignInThrottleTests {
     func eachFailureOnANameFromAnAddressDoublesTheWaitThere(failures: Int, wait: Double) {
         #expect(throttle.delay(afterFailures: failures) == wait)
         #expect(
-            throttle.verdict(addressFailures: failures % 10, nameFailures: failures, sinceLastNameFailure: wait - 0.5)
-                == .refuse(retryAfter: 1))
+            throttle.verdict(
+                addressFailures: self.failures(failures % 10), nameFailures: failures,
+                sinceLastNameFailure: wait - 0.5, now: now) == .refuse(retryAfter: 1))
         #expect(
-            throttle.verdict(addressFailures: failures % 10, nameFailures: failures, sinceLastNameFailure: wait)
-                == .attempt)
+            throttle.verdict(
+                addressFailures: self.failures(failures % 10), nameFailures: failures, sinceLastNameFailure: wait,
+                now: now) == .attempt)
     }
 
-    @Test func anAddressWithTooManyFailuresWaitsForEveryName() {
+    /// Ten failures per 15 minutes (a ``TokenBucket`` replaying them): ten at once leave the
+    /// address one more attempt per 90 s, for every name.
+    @Test(
+        arguments: [
+            (9, 1.0, nil), (10, 1, 89), (10, 45, 45), (10, 90, nil), (20, 1, 989), (11, 0, 180),
+        ] as [(Int, TimeInterval, Int?)])
+    func anAddressWithTooManyFailuresWaitsForEveryName(count: Int, ago: TimeInterval, retryAfter: Int?) {
+        let verdict = throttle.verdict(
+            addressFailures: failures(count, ago: ago), nameFailures: 0, sinceLastNameFailure: nil, now: now)
+        #expect(verdict == (retryAfter.map { .refuse(retryAfter: $0) } ?? .attempt))
+    }
+
+    @Test func failuresSpreadOverTheWindowLeaveTokens() {
+        // One failure every 90 s is the sustained rate: never refused.
+        let spread = (0..<10).map { now.addingTimeInterval(-Double(10 - $0) * 90) }
         #expect(
-            throttle.verdict(addressFailures: 10, nameFailures: 0, sinceLastNameFailure: nil)
-                == .refuse(retryAfter: 900))
+            throttle.verdict(addressFailures: spread, nameFailures: 0, sinceLastNameFailure: nil, now: now) == .attempt)
     }
 
     /// Issue #33: ten failures on a name from one address locked the name everywhere. Its
     /// failures elsewhere don't reach another address's verdict at all.
     @Test func anAttackOnANameElsewhereDoesNotStopItsOwner() {
-        #expect(throttle.verdict(addressFailures: 0, nameFailures: 0, sinceLastNameFailure: nil) == .attempt)
+        #expect(throttle.verdict(addressFailures: [], nameFailures: 0, sinceLastNameFailure: nil, now: now) == .attempt)
         let attacker = SignInThrottle.Subjects(name: "Ada", address: "203.0.113.5")
         let owner = SignInThrottle.Subjects(name: "ada", address: "198.51.100.7")
         #expect(attacker.nameFromAddress != owner.nameFromAddress)

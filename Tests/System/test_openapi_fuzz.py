@@ -13,7 +13,7 @@ from pathlib import Path
 
 from emojiart_server import ROOT, Server, free_port
 
-SPEC = ROOT / "Sources" / "EmojiArtServer" / "Public" / "openapi.yaml"
+SPEC = ROOT / "Sources" / "EmojiArtWeb" / "Public" / "openapi.yaml"
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 
 

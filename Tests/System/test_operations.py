@@ -204,7 +204,7 @@ def test_scripts_install_lays_out_a_binary_that_finds_its_web_editor(tmp_path):
     assert done.returncode == 0, done.stderr
     lib = prefix / "lib" / "emojiart"
     assert (lib / "emojiart").is_file() and os.access(lib / "emojiart", os.X_OK)
-    assert (lib / "EmojiArt_EmojiArtServer.resources" / "Public" / "editor.html").is_file()
+    assert (lib / "EmojiArt_EmojiArtWeb.resources" / "Public" / "editor.html").is_file()
     assert os.readlink(prefix / "bin" / "emojiart") == "../lib/emojiart/emojiart"
     unit = (prefix / "share" / "emojiart" / "emojiart.service").read_text()
     assert f"ExecStart={prefix}/bin/emojiart serve" in unit
@@ -231,7 +231,7 @@ def test_scripts_install_lays_out_a_binary_that_finds_its_web_editor(tmp_path):
         assert page.status_code == 200 and "<html" in page.text.lower()
         if configuration == "release":
             # (A debug build serves the page from the source folder, to show edits without a rebuild.)
-            assert f"Serving files from {lib}/EmojiArt_EmojiArtServer.resources/Public" in \
+            assert f"Serving files from {lib}/EmojiArt_EmojiArtWeb.resources/Public" in \
                 (tmp_path / "installed.log").read_text()
     finally:
         process.terminate()

@@ -35,8 +35,8 @@ public struct AccessSettings: Sendable {
     /// one document: each handed out fairly (``FairShare``), so connections that flood wait
     /// their turn behind a window that sends now and then. A connection's own limit is
     /// ``LiveChannel/Limits``.
-    public var liveMessagesPerAddress = MessageRate(perSecond: 1_000, burst: 2_000)
-    public var liveMessagesPerDocument = MessageRate(perSecond: 500, burst: 1_000)
+    public var liveMessagesPerAddress = RateLimit(perSecond: 1_000, burst: 2_000)
+    public var liveMessagesPerDocument = RateLimit(perSecond: 500, burst: 1_000)
 
     public init() {}
 }

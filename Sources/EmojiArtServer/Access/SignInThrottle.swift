@@ -5,15 +5,17 @@ import Foundation
 ///
 /// Failures are counted per client address, and per name *from that address* — never per
 /// name alone, which would let anyone lock anyone out by failing on their name. So:
-/// - an address with ``addressLimit`` failures within ``window`` is refused for every name
-///   (`429`), until they age out;
+/// - an address may fail ``addressLimit`` times per ``window``: its failures, replayed through
+///   a ``TokenBucket`` (a burst of ``addressLimit``, refilled over ``window``), leave it a token
+///   or refuse it for every name (`429`, `Retry-After` when the next token comes);
 /// - a name failed from one address (or from unknown addresses, which count as one) gets a
 ///   growing delay there: after ``freeAttempts`` failures, each further attempt must wait
 ///   ``delay(afterFailures:)`` since the last one (`429` with `Retry-After` meanwhile);
 /// - the same name from an address with no recent failures is tried at once, whatever goes on
 ///   elsewhere: the right password gets in while an attack on the name goes on.
 ///
-/// Only failures count (a refused attempt is not one), so waiting always helps.
+/// Only failures count (a refused attempt is not one), so waiting always helps. The failures
+/// are the store's, so the limits hold across servers sharing it.
 struct SignInThrottle: Sendable, Equatable {
     var addressLimit: Int
     var window: TimeInterval
@@ -29,6 +31,9 @@ struct SignInThrottle: Sendable, Equatable {
         self.addressLimit = addressLimit
         self.window = window
     }
+
+    /// The failures an address may have: ``addressLimit`` per ``window``.
+    var addressRate: RateLimit { RateLimit(addressLimit, per: window) }
 
     /// The failure subjects of one attempt.
     struct Subjects: Sendable, Equatable {
@@ -60,38 +65,49 @@ struct SignInThrottle: Sendable, Equatable {
 
     /// The verdict given the failures counted so far.
     /// - Parameters:
-    ///   - addressFailures: failures from the address within ``window``.
-    ///   - nameFailures: failures on the name from the address within ``window``.
+    ///   - addressFailures: when the address's failures within ``window`` were, oldest first.
+    ///   - nameFailures: how many failures on the name from the address within ``window``.
     ///   - sinceLastNameFailure: how long ago the last of those was, if there was one.
-    func verdict(addressFailures: Int, nameFailures: Int, sinceLastNameFailure: TimeInterval?) -> Verdict {
-        if addressFailures >= addressLimit { return .refuse(retryAfter: Int(window.rounded(.up))) }
+    ///   - now: the time of the attempt.
+    func verdict(addressFailures: [Date], nameFailures: Int, sinceLastNameFailure: TimeInterval?, now: Date)
+        -> Verdict
+    {
+        let address = TokenBucket(addressRate, replaying: addressFailures.map(\.timeIntervalSince1970))
+        let addressWait = address.wait(now: now.timeIntervalSince1970)
+        if addressWait > 0 { return .refuse(retryAfter: Self.seconds(addressWait)) }
         let wait = delay(afterFailures: nameFailures)
         if wait > 0, let since = sinceLastNameFailure, since < wait {
-            return .refuse(retryAfter: max(1, Int((wait - since).rounded(.up))))
+            return .refuse(retryAfter: Self.seconds(wait - since))
         }
         return .attempt
     }
+
+    /// A wait as `Retry-After`'s whole seconds, never 0.
+    static func seconds(_ wait: TimeInterval) -> Int { max(1, Int(wait.rounded(.up))) }
 }
 
 /// Names looked up that aren't there (sharing by name): counted per account and per client
 /// address with the sign-in failures, so nobody learns who has an account by trying a list.
-/// Twice the sign-in limit within its window: enough for a class list with typos.
+/// Twice the sign-in limit per its window: enough for a class list with typos.
 struct NameLookups: Sendable {
-    let limit: Int
+    let rate: RateLimit
     let window: TimeInterval
     let subjects: [String]
 
     init(settings: AccessSettings, account: UUID, address: String) {
-        limit = settings.throttleLimit * 2
+        rate = RateLimit(settings.throttleLimit * 2, per: settings.throttleWindow)
         window = settings.throttleWindow
         subjects = ["names by:" + account.uuidString, "names from:" + address]
     }
 
-    func isExhausted(_ store: any SessionStore, at date: Date) async throws -> Bool {
-        for subject in subjects
-        where try await store.signInFailures(subject: subject, since: date.addingTimeInterval(-window)) >= limit {
-            return true
+    /// Seconds until the asker may look up a name again, or nil if it may now.
+    func retryAfter(_ store: any SessionStore, at date: Date) async throws -> Int? {
+        var wait: TimeInterval = 0
+        for subject in subjects {
+            let failures = try await store.signInFailures(subject: subject, since: date.addingTimeInterval(-window))
+            let bucket = TokenBucket(rate, replaying: failures.map(\.timeIntervalSince1970))
+            wait = max(wait, bucket.wait(now: date.timeIntervalSince1970))
         }
-        return false
+        return wait > 0 ? SignInThrottle.seconds(wait) : nil
     }
 }

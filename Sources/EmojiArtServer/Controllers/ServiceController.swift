@@ -1,4 +1,5 @@
 import EmojiArtStore
+import EmojiArtWeb
 import Foundation
 import Hummingbird
 import Synchronization
@@ -64,7 +65,7 @@ struct ServiceController {
         headers[.cacheControl] = "no-cache"
         return Response(
             status: .ok, headers: headers,
-            body: try await FileIO().loadFile(path: WebEditor.publicDirectory + "/openapi.yaml", context: context))
+            body: try await FileIO().loadFile(path: WebFiles.path("openapi.yaml"), context: context))
     }
 
     struct TimedOut: Error {}

@@ -113,8 +113,9 @@ struct SessionController {
             let last = try await sessions.lastSignInFailure(subject: subjects.nameFromAddress)
             let verdict = throttle.verdict(
                 addressFailures: try await sessions.signInFailures(subject: subjects.address, since: windowStart),
-                nameFailures: try await sessions.signInFailures(subject: subjects.nameFromAddress, since: windowStart),
-                sinceLastNameFailure: last.map { date.timeIntervalSince($0) })
+                nameFailures: try await sessions.signInFailures(subject: subjects.nameFromAddress, since: windowStart)
+                    .count,
+                sinceLastNameFailure: last.map { date.timeIntervalSince($0) }, now: date)
             if case .refuse(let retryAfter) = verdict {
                 ServerMetrics.signInFailures.increment()
                 throw APIError.throttled(retryAfter: retryAfter)
@@ -179,7 +180,7 @@ struct SessionController {
         if case .refuse(let retryAfter) = throttle.verdict(
             addressFailures: try await sessions.signInFailures(
                 subject: address, since: date.addingTimeInterval(-throttle.window)),
-            nameFailures: 0, sinceLastNameFailure: nil)
+            nameFailures: 0, sinceLastNameFailure: nil, now: date)
         {
             throw APIError.throttled(retryAfter: retryAfter)
         }

@@ -201,11 +201,11 @@ struct SharingController {
         let date = now()
         // In local mode there are no accounts to learn of (and nothing to count).
         let counted = settings.mode == .accounts
-        if counted, try await lookups.isExhausted(sessions, at: date) {
+        if counted, let retryAfter = try await lookups.retryAfter(sessions, at: date) {
             throw APIError(
                 status: .tooManyRequests, code: "too_many_lookups",
                 message: "Too many names that aren't here were tried. Wait a few minutes, then try again.",
-                headers: [.retryAfter: "\(Int(settings.throttleWindow))"])
+                headers: [.retryAfter: "\(retryAfter)"])
         }
         guard let name = context.parameters.get("name"), let user = try await users.user(named: name)?.user,
             user.id != context.access.requester.userID

@@ -14,8 +14,8 @@ struct GameChannel: Sendable {
     let source: any GameImageSource
     let logger: Logger
 
-    /// Intents beyond this many a second close the connection (a person taps a few a second).
-    static let maximumIntentsPerSecond = 30
+    /// Intents beyond this rate close the connection (a person taps a few a second).
+    static let intents = RateLimit(perSecond: 30, burst: 30)
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         let session = FindOrLoseSession(source: source, clock: ContinuousClock())
@@ -43,16 +43,11 @@ struct GameChannel: Sendable {
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
         session: FindOrLoseSession<ContinuousClock>
     ) async {
-        var windowStart = ContinuousClock.now
-        var intentsInWindow = 0
+        let clock = MonotonicSeconds()
+        var intents = TokenBucket(Self.intents, now: clock.now)
         do {
             for try await message in inbound.messages(maxSize: GameIntent.maximumMessageBytes) {
-                if ContinuousClock.now - windowStart >= .seconds(1) {
-                    windowStart = .now
-                    intentsInWindow = 0
-                }
-                intentsInWindow += 1
-                guard intentsInWindow <= Self.maximumIntentsPerSecond else {
+                guard intents.take(now: clock.now) else {
                     try await outbound.close(
                         .unknown(LiveCloseCode.tooManyMessages.rawValue), reason: "Too many messages; slow down.")
                     return

@@ -26,8 +26,7 @@ struct LiveChannel: Sendable {
         var maximumMessageBytes = 1024 * 1024
         /// Sustained messages per second a window may send, and the burst above that (more
         /// closes the connection with 4429).
-        var messagesPerSecond = 200.0
-        var burst = 400.0
+        var messages = RateLimit(perSecond: 200, burst: 400)
     }
 
     /// The message rates connections share, per client address and per document: past them a

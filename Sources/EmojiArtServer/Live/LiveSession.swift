@@ -46,8 +46,7 @@ final class LiveSession: LiveSocketListener, Sendable {
         var opened: Opened?
         var peer: String?
         /// The window's own message limit (``LiveChannel/Limits``): what it may still send now.
-        var bucket: Double
-        var refilled = ContinuousClock.now
+        var rate: TokenBucket
     }
 
     private let channel: LiveChannel
@@ -57,6 +56,7 @@ final class LiveSession: LiveSocketListener, Sendable {
     private let rates: SenderRates
     private let finished: @Sendable () -> Void
     private let state: Mutex<State>
+    private let clock = MonotonicSeconds()
 
     init(
         channel: LiveChannel, start: LiveStart, socket: LiveSocket.Handle, writer: LiveWriter, rates: SenderRates,
@@ -68,7 +68,7 @@ final class LiveSession: LiveSocketListener, Sendable {
         self.writer = writer
         self.rates = rates
         self.finished = finished
-        state = Mutex(State(bucket: channel.limits.burst))
+        state = Mutex(State(rate: TokenBucket(channel.limits.messages, now: clock.now)))
     }
 
     func open() {
@@ -233,19 +233,8 @@ final class LiveSession: LiveSocketListener, Sendable {
     }
 
     private func apply(_ message: String?, to opened: Opened) async {
-        let limits = channel.limits
-        let allowed = state.withLock { state -> Bool in
-            let now = ContinuousClock.now
-            let elapsed = now - state.refilled
-            state.bucket = min(
-                limits.burst,
-                state.bucket + limits.messagesPerSecond
-                    * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
-            state.refilled = now
-            guard state.bucket >= 1 else { return false }
-            state.bucket -= 1
-            return true
-        }
+        let now = clock.now
+        let allowed = state.withLock { $0.rate.take(now: now) }
         guard allowed else { return close(.tooManyMessages, reason: "Too many messages; slow down.") }
         // Then its turn in what the client's other connections and the document's share.
         await rates.take()

@@ -204,8 +204,9 @@ public protocol SessionStore: Sendable {
     /// Records a failed sign-in against each subject (a name, a client address).
     func recordSignInFailure(subjects: [String], at date: Date) async throws
 
-    /// How many failures a subject has had since `date`.
-    func signInFailures(subject: String, since date: Date) async throws -> Int
+    /// When a subject's failures since `date` were, oldest first (a rate limit replays them:
+    /// ``TokenBucket`` in the server).
+    func signInFailures(subject: String, since date: Date) async throws -> [Date]
 
     /// When the subject's latest failure was, or nil if it has none.
     func lastSignInFailure(subject: String) async throws -> Date?

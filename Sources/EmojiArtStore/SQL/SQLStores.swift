@@ -339,12 +339,12 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
             })
     }
 
-    public func signInFailures(subject: String, since date: Date) async throws -> Int {
+    public func signInFailures(subject: String, since date: Date) async throws -> [Date] {
         try await database.read(
             SQLStatement(
-                "SELECT COUNT(*) FROM sign_in_failure WHERE subject = ? AND at >= ?",
+                "SELECT at FROM sign_in_failure WHERE subject = ? AND at >= ? ORDER BY at",
                 [.text(subject), .real(date.timeIntervalSince1970)])
-        ).first?[0].int ?? 0
+        ).compactMap { $0[0].double.map(Date.init(timeIntervalSince1970:)) }
     }
 
     public func lastSignInFailure(subject: String) async throws -> Date? {

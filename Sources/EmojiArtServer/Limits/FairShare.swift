@@ -1,39 +1,25 @@
 import Synchronization
 
-/// Messages per second, sustained, and the burst allowed above that.
-public struct MessageRate: Sendable, Equatable {
-    public var perSecond: Double
-    public var burst: Double
-
-    public init(perSecond: Double, burst: Double) {
-        self.perSecond = perSecond
-        self.burst = burst
-    }
-}
-
 /// A rate of messages shared by several connections — all those from one client address, or all
 /// those on one document — handed out fairly: the decision, as a value tests drive with their
 /// own clock (``SharedRate`` runs it on the real one).
 ///
-/// Tokens refill at `perSecond` up to `burst`. While tokens last and nobody waits, a message
-/// goes at once. Once they run out, senders queue, and each new token goes to the waiting
-/// connection that was last served longest ago: a window that sends now and then is served at
-/// the next token however many connections flood, and the flooders share what is left.
+/// A ``TokenBucket`` with a queue: while tokens last and nobody waits, a message goes at once.
+/// Once they run out, senders queue, and each new token goes to the waiting connection that was
+/// last served longest ago: a window that sends now and then is served at the next token however
+/// many connections flood, and the flooders share what is left.
 struct FairShare {
-    typealias Settings = MessageRate
+    typealias Settings = RateLimit
 
-    let settings: Settings
-    private var tokens: Double
-    private var refilledAt: Double
+    var settings: Settings { bucket.limit }
+    private var bucket: TokenBucket
     /// The connections waiting, in arrival order.
     private var waiting: [UInt64] = []
     /// When each connection was last served (seconds on the caller's clock).
     private var lastServed: [UInt64: Double] = [:]
 
     init(_ settings: Settings, now: Double) {
-        self.settings = settings
-        tokens = settings.burst
-        refilledAt = now
+        bucket = TokenBucket(settings, now: now)
     }
 
     var isIdle: Bool { waiting.isEmpty && lastServed.isEmpty }
@@ -42,21 +28,18 @@ struct FairShare {
     /// A message from `connection`: true if it may go now; false if it must wait — in the queue
     /// for ``serve(now:)`` to name it, or (`queues` false) to ask again.
     mutating func arrive(_ connection: UInt64, now: Double, queues: Bool = true) -> Bool {
-        refill(now)
-        guard waiting.isEmpty, tokens >= 1 else {
+        guard waiting.isEmpty, bucket.take(now: now) else {
             if queues, !waiting.contains(connection) { waiting.append(connection) }
             return false
         }
-        tokens -= 1
         lastServed[connection] = now
         return true
     }
 
     /// The waiting connections whose message may go now, fairest first.
     mutating func serve(now: Double) -> [UInt64] {
-        refill(now)
         var served: [UInt64] = []
-        while tokens >= 1, !waiting.isEmpty {
+        while !waiting.isEmpty, bucket.take(now: now) {
             // Longest since last served; never served counts as longest; ties by arrival.
             var chosen = 0
             for index in waiting.indices.dropFirst()
@@ -64,7 +47,6 @@ struct FairShare {
                 chosen = index
             }
             let connection = waiting.remove(at: chosen)
-            tokens -= 1
             lastServed[connection] = now
             served.append(connection)
         }
@@ -74,20 +56,13 @@ struct FairShare {
     /// When the next token comes, if anyone waits for it.
     func nextServing(now: Double) -> Double? {
         guard !waiting.isEmpty else { return nil }
-        let missing = max(0, 1 - tokens)
-        return max(now, refilledAt) + missing / settings.perSecond
+        return now + bucket.wait(now: now)
     }
 
     /// The connection is gone: it neither waits nor is remembered.
     mutating func leave(_ connection: UInt64) {
         waiting.removeAll { $0 == connection }
         lastServed[connection] = nil
-    }
-
-    private mutating func refill(_ now: Double) {
-        guard now > refilledAt else { return }
-        tokens = min(settings.burst, tokens + (now - refilledAt) * settings.perSecond)
-        refilledAt = now
     }
 }
 
@@ -101,16 +76,13 @@ final class SharedRate: Sendable {
     }
 
     private let state: Mutex<State>
-    private let start = ContinuousClock.now
+    private let clock = MonotonicSeconds()
 
     init(_ settings: FairShare.Settings) {
         state = Mutex(State(share: FairShare(settings, now: 0)))
     }
 
-    private var now: Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
+    private var now: Double { clock.now }
 
     /// Returns when `connection` may send its next message (at once, unless the share is used up).
     func take(_ connection: UInt64) async {
