@@ -194,7 +194,7 @@ public struct DocumentSummary: Sendable, Equatable, Codable {
 
 /// One acknowledged change: the edits that took the document from `version - 1` to `version`
 /// (an edit request, or what an undo or redo applied).
-public struct LogEntry: Sendable, Equatable, Codable {
+public struct LogEntry: Sendable, Equatable {
     public var version: Int
     public var edits: [Edit]
     public var date: Date

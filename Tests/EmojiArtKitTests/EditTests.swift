@@ -262,8 +262,7 @@ struct EditTests {
             .setEmojiTexts([EmojiText(id: 1, text: "🐶"), EmojiText(id: 2, text: "\"")]),
         ]
         #expect(try Edit.decodeList(Edit.encodeList(edits)) == edits)
-        #expect(try Edit.decodeList(Array(JSONEncoder().encode(edits))) == edits)
-        #expect(try JSONDecoder().decode([Edit].self, from: Data(Edit.encodeList(edits))) == edits)
+        #expect(try edits.map { try Edit(json: $0.json) } == edits)
     }
 
     @Test func submissionsReadBothFormsAndNameBadFields() throws {
@@ -302,15 +301,13 @@ struct EditTests {
             .retitle("<b>Title</b>"),
         ]
         for edit in edits {
-            let data = try JSONEncoder().encode(edit)
-            #expect(try JSONDecoder().decode(Edit.self, from: data) == edit, "\(String(decoding: data, as: UTF8.self))")
+            let bytes = edit.json
+            #expect(try Edit(json: bytes) == edit, "\(String(decoding: bytes, as: UTF8.self))")
         }
         let wire = #"{"type":"moveEmojis","ids":[4],"offset":{"x":-3,"y":2}}"#
-        #expect(
-            try JSONDecoder().decode(Edit.self, from: Data(wire.utf8))
-                == .moveEmojis(ids: [4], offset: Point(x: -3, y: 2)))
-        #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(Edit.self, from: Data(#"{"type":"explode"}"#.utf8))
-        }
+        #expect(try Edit(json: Array(wire.utf8)) == .moveEmojis(ids: [4], offset: Point(x: -3, y: 2)))
+        #expect(String(decoding: Edit.moveEmojis(ids: [4], offset: Point(x: -3, y: 2)).json, as: UTF8.self) == wire)
+        let unknown = #expect(throws: EmojiArtError.self) { try Edit(json: Array(#"{"type":"explode"}"#.utf8)) }
+        #expect(unknown?.path == "type")
     }
 }

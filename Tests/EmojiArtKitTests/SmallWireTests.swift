@@ -70,8 +70,7 @@ struct SmallWireTests {
         let read = try EditSubmission(
             json: Array(#"{"baseVersion":0,"edits":[{"type":"deleteEmojis","idRanges":[[1,3],[7,7]]}]}"#.utf8))
         #expect(read.edits == [.deleteEmojis(ids: [1, 2, 3, 7])])
-        let decoded = try JSONDecoder().decode(
-            Edit.self, from: Data(#"{"type":"rotate","idRanges":[[4,6]],"degrees":90}"#.utf8))
+        let decoded = try Edit(json: Array(#"{"type":"rotate","idRanges":[[4,6]],"degrees":90}"#.utf8))
         #expect(decoded == .rotate(ids: [4, 5, 6], degrees: 90))
     }
 

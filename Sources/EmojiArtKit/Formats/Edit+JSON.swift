@@ -5,7 +5,8 @@ import Foundation
 /// so it is fast and its errors name the field (`edits[0].ids: expected an array`).
 ///
 /// Wire form: `{"baseVersion": 3, "edits": [Edit, …], "gesture": "drag-1"}`, or `"edit": Edit`
-/// for one. Edits use the same form as ``Edit``'s `Codable` conformance.
+/// for one, each edit in ``Edit``'s one wire form (``Edit/init(json:)-(Array<UInt8>)``,
+/// ``Edit/write(into:)``): the same reader and writer serve the server, the log and the tests.
 public struct EditSubmission: Equatable, Sendable {
     public var baseVersion: Int
     public var edits: [Edit]
@@ -56,6 +57,20 @@ public struct EditSubmission: Equatable, Sendable {
 }
 
 extension Edit {
+    /// Reads one edit in its wire form, e.g.
+    /// `{"type":"moveEmojis","ids":[4],"offset":{"x":-3,"y":2}}` (ids may also come as
+    /// `idRanges`: ``IDRanges``). Backgrounds are `null`, an http(s) URL or a `data:image/…` URL.
+    public init(json bytes: [UInt8]) throws {
+        try self.init(json: JSONField(try JSONParser.parse(bytes)))
+    }
+
+    /// The edit in its wire form (what ``init(json:)-(Array<UInt8>)`` reads).
+    public var json: [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 96)
+        write(into: &writer)
+        return writer.bytes
+    }
+
     /// Reads one edit in its wire form.
     init(json field: JSONField) throws {
         let edit = field.resolved()
@@ -361,7 +376,7 @@ extension Edit {
         return writer.bytes
     }
 
-    /// Decodes a JSON array of edits written by ``encodeList(_:)`` or `JSONEncoder`.
+    /// Decodes a JSON array of edits written by ``encodeList(_:)``.
     public static func decodeList(_ bytes: [UInt8]) throws -> [Edit] {
         try JSONField(try JSONParser.parse(bytes)).elements().map(Edit.init(json:))
     }
