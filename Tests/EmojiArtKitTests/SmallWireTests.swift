@@ -78,6 +78,8 @@ struct SmallWireTests {
         #"{"type":"moveEmojis","idRanges":[[3,1]],"offset":{"x":1,"y":1}}"#,  // backwards
         #"{"type":"moveEmojis","idRanges":[[1,2,3]],"offset":{"x":1,"y":1}}"#,  // not a pair
         #"{"type":"moveEmojis","idRanges":[[1,1000000000]],"offset":{"x":1,"y":1}}"#,  // more than a document holds
+        #"{"type":"moveEmojis","idRanges":[[-1,9223372036854775807]],"offset":{"x":1,"y":1}}"#,  // overflows
+        #"{"type":"deleteEmojis","idRanges":[[-9223372036854775808,1]]}"#,  // overflows
         #"{"type":"moveEmojis","idRanges":[[1,60000],[70000,130000]],"offset":{"x":1,"y":1}}"#,
         #"{"type":"moveEmojis","ids":[1],"idRanges":[[1,1]],"offset":{"x":1,"y":1}}"#,  // both
         #"{"type":"moveEmojis","offset":{"x":1,"y":1}}"#,  // neither

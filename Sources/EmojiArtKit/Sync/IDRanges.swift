@@ -40,7 +40,9 @@ public enum IDRanges {
                     .invalidFile, "the range [\(run.first), \(run.last)] ends before it starts.",
                     path: "\(path)[\(index)]")
             }
-            guard run.last - run.first < DocumentLimits.maximumEmojiCount - ids.count else {
+            // Subtracted without trapping: [-1, Int.max] overflows, and is too many anyway.
+            let (span, overflow) = run.last.subtractingReportingOverflow(run.first)
+            guard !overflow, span < DocumentLimits.maximumEmojiCount - ids.count else {
                 throw EmojiArtError(
                     .tooLarge, "the ranges name more than \(DocumentLimits.maximumEmojiCount) emojis.", path: path)
             }
