@@ -3,7 +3,7 @@ import EmojiArtStore
 import Foundation
 
 /// One open document, shared by every window and request that uses it: carries out what its
-/// ``DocumentReplica`` decides.
+/// ``DocumentReplica`` decides about the document and its ``DocumentWriter`` about who writes.
 ///
 /// Changes are staged in the order they arrive, then acknowledged only once they are committed
 /// to the store. Commits are grouped: while one batch is being written, later changes are
@@ -30,10 +30,8 @@ public actor LiveDocument {
     /// unloaded or deleted: every later call fails and the library opens a fresh copy.
     private var closedReason: LiveDocumentError?
 
-    /// Whether a task is writing batches (or reading the store to catch up).
-    private var isWriting = false
-    /// Another server's change was heard while writing: catch up before the writer stops.
-    private var catchUpWanted = false
+    /// Who writes, and who waits for what.
+    private var writer = DocumentWriter()
 
     /// What a caller waiting on its ticket hears.
     private enum Wake {
@@ -42,11 +40,10 @@ public actor LiveDocument {
         case write
     }
 
-    /// Callers waiting for their operations' outcomes, by ticket (a resent request joins its
-    /// original's ticket).
-    private var waiters: [DocumentReplica.Ticket: [CheckedContinuation<Wake, Never>]] = [:]
-    /// Callers waiting for the writer to stop (to catch up before submitting).
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The continuations of the callers ``writer`` has waiting for their outcomes.
+    private var wakes: [DocumentWriter.Waiter: CheckedContinuation<Wake, Never>] = [:]
+    /// The continuations of the callers ``writer`` has waiting for it to stop.
+    private var idles: [DocumentWriter.Waiter: CheckedContinuation<Void, Never>] = [:]
 
     init(
         replica: DocumentReplica, snapshotVersion: Int, store: any DocumentStore, commits: CommitQueue,
@@ -142,13 +139,14 @@ public actor LiveDocument {
 
     /// Waits for a ticket's outcome, writing batches if no one else is.
     private func outcome(of ticket: DocumentReplica.Ticket) async -> Result<LiveDocumentState, LiveDocumentError> {
-        if !isWriting {
-            isWriting = true
+        switch writer.arrive(for: ticket) {
+        case .write:
             return await write(until: ticket)
-        }
-        switch await withCheckedContinuation({ waiters[ticket, default: []].append($0) }) {
-        case .settled(let result): return result
-        case .write: return await write(until: ticket)
+        case .wait(let waiter):
+            switch await withCheckedContinuation({ wakes[waiter] = $0 }) {
+            case .settled(let result): return result
+            case .write: return await write(until: ticket)
+            }
         }
     }
 
@@ -221,7 +219,7 @@ public actor LiveDocument {
             let settlement = try replica.rebase(onto: theirs)
             // A notification that came during the read was judged against the batch then in
             // flight: read once more before the writer stops.
-            catchUpWanted = true
+            writer.wantCatchUp()
             return settle(settlement, watching: ticket)
         } catch {
             return failAll(with: .unloaded, watching: ticket)
@@ -238,13 +236,12 @@ public actor LiveDocument {
     ) -> Result<LiveDocumentState, LiveDocumentError>? {
         for change in settlement.changes { windows.send(.change(change)) }
         if settlement.backgroundMayHaveChanged { refreshBackground() }
-        var own: Result<LiveDocumentState, LiveDocumentError>?
-        for (settled, result) in settlement.outcomes {
-            let result = result.map(withBackgroundState)
-            if settled == ticket { own = result }
-            for waiter in waiters.removeValue(forKey: settled) ?? [] { waiter.resume(returning: .settled(result)) }
+        var results: [DocumentReplica.Ticket: Result<LiveDocumentState, LiveDocumentError>] = [:]
+        for (settled, result) in settlement.outcomes { results[settled] = result.map(withBackgroundState) }
+        for (waiter, settled) in writer.settled(settlement.outcomes.map(\.ticket)) {
+            wakes.removeValue(forKey: waiter)?.resume(returning: .settled(results[settled]!))
         }
-        return own
+        return results[ticket]
     }
 
     /// Closes this copy after a failed write or read: the callers whose operations were in the
@@ -256,11 +253,9 @@ public actor LiveDocument {
         close(reason: closedReason ?? failure)
         let sent = replica.inFlightTickets
         let unsent = Self.callerError(closedReason ?? failure)
-        let waiting = waiters
-        waiters = [:]
-        for (waiting, continuations) in waiting {
-            let result = Result<LiveDocumentState, LiveDocumentError>.failure(sent.contains(waiting) ? failure : unsent)
-            for continuation in continuations { continuation.resume(returning: .settled(result)) }
+        for (waiter, waiting) in writer.failAll() {
+            wakes.removeValue(forKey: waiter)?.resume(
+                returning: .settled(.failure(sent.contains(waiting) ? failure : unsent)))
         }
         return .failure(sent.contains(ticket) ? failure : unsent)
     }
@@ -268,32 +263,29 @@ public actor LiveDocument {
     /// Gives the writing to a caller whose operation is staged; else catches up if asked to
     /// meanwhile, and stops.
     private func handOver() async {
-        while closedReason == nil {
-            if let next = replica.staged.first(where: { waiters[$0.ticket]?.isEmpty == false }) {
-                let writer = waiters[next.ticket, default: []].removeFirst()
-                if waiters[next.ticket]?.isEmpty == true { waiters[next.ticket] = nil }
-                writer.resume(returning: .write)
+        while true {
+            let next = writer.handOver(
+                staged: replica.staged.lazy.map(\.ticket), replicaIdle: replica.isIdle, closed: closedReason != nil)
+            switch next {
+            case .handTo(let waiter):
+                wakes.removeValue(forKey: waiter)?.resume(returning: .write)
                 return
-            }
-            if !replica.isIdle {
+            case .writeStaged:
                 // Staged with no caller waiting (cannot happen: each has its caller or is the
                 // writer's own): written here, so nothing staged is ever left behind.
                 var emptyReads = 0
                 _ = await writeBatch(watching: -1, emptyReads: &emptyReads)
-                continue
+            case .catchUp:
+                await readOthersEntries()
+            case .stop(let idle):
+                if let closedReason {
+                    // Closed while writing (deleted, say): whoever still waits hears why.
+                    _ = failAll(with: Self.callerError(closedReason), watching: -1)
+                }
+                for waiter in idle { idles.removeValue(forKey: waiter)?.resume() }
+                return
             }
-            guard catchUpWanted else { break }
-            catchUpWanted = false
-            await readOthersEntries()
         }
-        if let closedReason {
-            // Closed while writing (deleted, say): whoever still waits hears why.
-            _ = failAll(with: Self.callerError(closedReason), watching: -1)
-        }
-        isWriting = false
-        let idle = idleWaiters
-        idleWaiters = []
-        for waiter in idle { waiter.resume() }
     }
 
     // MARK: Changes made by other servers
@@ -310,21 +302,17 @@ public actor LiveDocument {
     public func catchUp(to notifiedVersion: Int? = nil) async {
         guard closedReason == nil else { return }
         if let notifiedVersion, notifiedVersion <= replica.knownVersion { return }
-        guard !isWriting else {
-            catchUpWanted = true
-            return
-        }
-        isWriting = true
+        guard writer.catchUpHeard() else { return }
         await readOthersEntries()
         await handOver()
     }
 
     /// Waits for the writer to stop, then catches up.
     private func catchUpNow() async {
-        while isWriting { await withCheckedContinuation { idleWaiters.append($0) } }
-        guard closedReason == nil else { return }
-        isWriting = true
-        await readOthersEntries()
+        while case .afterIdle(let waiter) = writer.catchUpBeforeSubmitting() {
+            await withCheckedContinuation { idles[waiter] = $0 }
+        }
+        if closedReason == nil { await readOthersEntries() }
         await handOver()
     }
 
@@ -395,7 +383,7 @@ public actor LiveDocument {
     // MARK: Snapshots and closing
 
     /// Whether nothing is being written: every acknowledged change is in the store's log.
-    var isSettled: Bool { !isWriting && replica.isIdle }
+    var isSettled: Bool { !writer.isWriting && replica.isIdle }
 
     /// Folds the log into a new snapshot, keeping the newest `retainedLog` entries after it
     /// (a fresh copy replays them to restore the undo history and the recent request ids).
@@ -479,127 +467,4 @@ public actor LiveDocument {
 
     /// How many windows follow the document (for tests and metrics).
     public var subscriberCount: Int { windows.count }
-}
-
-/// A live document's state at one version.
-public struct LiveDocumentState: Sendable, Equatable {
-    public var id: UUID
-    public var document: EmojiArtDocument
-    public var version: Int
-    public var undoActionName: String?
-    public var redoActionName: String?
-    public var createdAt: Date
-    public var updatedAt: Date
-    /// Where the server is in getting the background image (for the committed background).
-    public var backgroundState: BackgroundState = .none
-
-    public init(
-        id: UUID, document: EmojiArtDocument, version: Int, undoActionName: String?, redoActionName: String?,
-        createdAt: Date, updatedAt: Date, backgroundState: BackgroundState = .none
-    ) {
-        self.id = id
-        self.document = document
-        self.version = version
-        self.undoActionName = undoActionName
-        self.redoActionName = redoActionName
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.backgroundState = backgroundState
-    }
-}
-
-/// Why a live document refused a request.
-public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
-    /// The edits no longer apply to the document as it is now; reload and retry.
-    case conflict(currentVersion: Int, reason: String)
-    /// This copy was unloaded; the library retries on a fresh copy.
-    case unloaded
-    /// This copy was closed because its document was deleted.
-    case deleted
-    /// The store refused a commit; nothing after the last acknowledged change was kept.
-    case storeFailed(String)
-    /// The store can't be reached (the database is down); nothing after the last acknowledged
-    /// change was kept, and asking again once it is back works.
-    case storeUnavailable(String)
-    /// An undo with nothing to undo (another window may have undone it first).
-    case nothingToUndo
-    /// A redo with nothing to redo.
-    case nothingToRedo
-
-    public var description: String {
-        switch self {
-        case .conflict(let version, let reason):
-            "the document changed since your last view (now version \(version)) and the change no longer applies: \(reason) Reload and try again."
-        case .unloaded: "the document was closed; try again."
-        case .deleted: "the document was deleted."
-        case .storeFailed(let reason): "the change could not be saved (\(reason)); it was not kept."
-        case .storeUnavailable: "the database can't be reached, so the change was not kept; try again in a moment."
-        case .nothingToUndo: "there is nothing to undo."
-        case .nothingToRedo: "there is nothing to redo."
-        }
-    }
-}
-
-/// One committed version, as live windows receive it.
-/// Its fields are constants: ``encoded`` caches the wire's text of them.
-public struct LiveChange: Sendable, Equatable {
-    public let version: Int
-    public let patch: DocumentPatch
-    public let undoActionName: String?
-    public let redoActionName: String?
-    public let updatedAt: Date
-    /// The live window request that made it (nil for other callers), kept so that a request
-    /// resent after a dropped connection is recognised.
-    public let requestID: String?
-    /// The change as the wire sends it, made by the first window that sends it and shared by
-    /// every other: a change to a document a thousand windows follow is encoded once.
-    public let encoded = SharedText()
-
-    public init(
-        version: Int, patch: DocumentPatch, undoActionName: String?, redoActionName: String?, updatedAt: Date,
-        requestID: String? = nil
-    ) {
-        self.version = version
-        self.patch = patch
-        self.undoActionName = undoActionName
-        self.redoActionName = redoActionName
-        self.updatedAt = updatedAt
-        self.requestID = requestID
-    }
-
-    public static func == (lhs: LiveChange, rhs: LiveChange) -> Bool {
-        lhs.version == rhs.version && lhs.patch == rhs.patch && lhs.undoActionName == rhs.undoActionName
-            && lhs.redoActionName == rhs.redoActionName && lhs.updatedAt == rhs.updatedAt
-            && lhs.requestID == rhs.requestID
-    }
-}
-
-/// What a live window hears about its document, in order.
-public enum LiveEvent: Sendable, Equatable {
-    /// A version was committed.
-    case change(LiveChange)
-    /// The background image's state changed.
-    case background(BackgroundState)
-    /// The document was deleted; the stream ends.
-    case deleted
-    /// This copy of the document closed (a failed commit); the stream ends and the window
-    /// reconnects to a fresh copy.
-    case closed
-}
-
-/// A window following a live document by callback: see ``LiveDocument/follow(since:receive:ended:)``.
-public struct LiveFollowing: Sendable {
-    public var state: LiveDocumentState
-    public var missed: [LiveChange]?
-    /// Stops following: `ended` is called and the document forgets the window.
-    public var end: @Sendable () -> Void
-}
-
-/// A window following a live document: see ``LiveDocument/subscribe(since:)``.
-public struct LiveSubscription: Sendable {
-    public var state: LiveDocumentState
-    public var missed: [LiveChange]?
-    public var events: AsyncStream<LiveEvent>
-    /// Stops following: the stream ends and the document forgets the window.
-    public var end: @Sendable () -> Void
 }
