@@ -92,6 +92,16 @@ extension EmojiArtCommand {
 
         @Option(
             help: """
+                The least severe log lines written: trace, debug, info (the default: with one line \
+                per request), notice, warning, error or critical ($EMOJIART_LOG_LEVEL).
+                """)
+        var logLevel: String?
+
+        @Option(help: .hidden)
+        var requestTelemetry: String?
+
+        @Option(
+            help: """
                 Seconds a connection may go without a complete request head — a new one, or a \
                 kept-alive one between requests — before it is closed.
                 """)
@@ -122,6 +132,13 @@ extension EmojiArtCommand {
             if let logFormat, LogFormat(rawValue: logFormat) == nil {
                 throw ValidationError("--log-format must be text or json.")
             }
+            if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+                throw ValidationError(
+                    "--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            if let requestTelemetry, requestTelemetry != "on", requestTelemetry != "off" {
+                throw ValidationError("--request-telemetry must be on or off.")
+            }
             // The environment's settings are checked here too, so a bad one is a usage error;
             // one an option overrides is not read at all.
             let environment: ServerConfiguration
@@ -149,6 +166,7 @@ extension EmojiArtCommand {
                 ("EMOJIART_DURABILITY", durability != nil), ("EMOJIART_DATABASE_URL", database != nil),
                 ("EMOJIART_FETCH_ALLOW", fetchAllow != nil), ("EMOJIART_GAME_IMAGES", gameImages != nil),
                 ("EMOJIART_HISTORY_DAYS", historyDays != nil), ("EMOJIART_LOG_FORMAT", logFormat != nil),
+                ("EMOJIART_LOG_LEVEL", logLevel != nil),
             ]
             for (name, given) in overridden where given { environment[name] = nil }
             return try ServerConfiguration(environment: environment)
@@ -178,12 +196,14 @@ extension EmojiArtCommand {
             if let gameImages { configuration.gamePictures = .folder(gameImages) }
             if let database { configuration.databaseURL = database }
             if let logFormat { configuration.logFormat = LogFormat(rawValue: logFormat) ?? .text }
+            if let logLevel { configuration.logLevel = Logger.Level(rawValue: logLevel) ?? .info }
+            if let requestTelemetry { configuration.requestTelemetryEnabled = requestTelemetry == "on" }
             try configuration.validateAccess()
             if configuration.logFormat == .json {
                 LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
             }
             var logger = Logger(label: "emojiart")
-            logger.logLevel = .info
+            logger.logLevel = configuration.logLevel
             let storeDescription = configuration.storeDescription
             let json = configuration.logFormat == .json
             let announcer = logger

@@ -53,7 +53,7 @@ public func buildApplication(
     let game = GameChannel(
         source: try configuration.makeGameSource(images: stores.images, fetcher: fetcher, palettes: gamePalettes),
         logger: logger)
-    let router = buildRouter(components, logger: logger)
+    let router = buildRouter(components, telemetry: configuration.requestTelemetry, logger: logger)
     var services = observability + prepared.services
     if let shared = stores.shared {
         services.append(
@@ -138,9 +138,10 @@ public struct ServerComponents: Sendable {
 }
 
 /// The routes, for the application and for router-level tests.
-public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(label: "emojiart"))
-    -> Router<AppRequestContext>
-{
+public func buildRouter(
+    _ components: ServerComponents, telemetry: RequestTelemetry = RequestTelemetry(),
+    logger: Logger = Logger(label: "emojiart")
+) -> Router<AppRequestContext> {
     ServerMetrics.bootstrap()
     // HEAD is answered wherever GET is (RFC 9110 §9.3.2).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -148,9 +149,9 @@ public func buildRouter(_ components: ServerComponents, logger: Logger = Logger(
     // request counted and timed by route and final status; then who is asking — from where,
     // and who — before any file or route is looked at.
     router.middlewares.add(SecurityHeadersMiddleware())
-    router.middlewares.add(MetricsMiddleware())
-    router.middlewares.add(TracingMiddleware())
-    router.middlewares.add(AccessLogMiddleware())
+    if telemetry.metrics { router.middlewares.add(MetricsMiddleware()) }
+    if telemetry.tracing { router.middlewares.add(TracingMiddleware()) }
+    router.middlewares.add(AccessLogMiddleware(logs: telemetry.accessLog))
     let routeTable = RouteTable()
     router.middlewares.add(APIErrorMiddleware(routes: routeTable))
     router.middlewares.add(SiteGuardMiddleware(siteGuard: components.siteGuard))

@@ -63,6 +63,12 @@ public struct ServerConfiguration: Sendable {
     /// How the log is written: lines for people, or JSON objects for collectors
     /// (`$EMOJIART_LOG_FORMAT`, `--log-format`).
     public var logFormat: LogFormat = .text
+    /// The least severe log lines written (`$EMOJIART_LOG_LEVEL`, `--log-level`): `info` writes
+    /// one access line per request; `notice` or above leaves them out.
+    public var logLevel: Logger.Level = .info
+    /// Whether requests are counted in `/metrics`, logged and traced (on; off only to measure
+    /// what that costs: `--request-telemetry off`, scripts/benchmark-http).
+    public var requestTelemetryEnabled = true
     /// Where traces go over OTLP/HTTP (`$OTEL_EXPORTER_OTLP_ENDPOINT`); nil: no tracing.
     public var otlpEndpoint: URL?
     /// Proxies whose `X-Forwarded-For` is believed, besides loopback (`$EMOJIART_TRUSTED_PROXIES`,
@@ -157,6 +163,14 @@ public struct ServerConfiguration: Sendable {
             }
             logFormat = format
         }
+        if let text = value("EMOJIART_LOG_LEVEL") {
+            guard let level = Logger.Level(rawValue: text) else {
+                throw ConfigurationError(
+                    "$EMOJIART_LOG_LEVEL must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text.prefix(40))\"."
+                )
+            }
+            logLevel = level
+        }
         if let text = value("OTEL_EXPORTER_OTLP_ENDPOINT") {
             guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw ConfigurationError(
@@ -194,6 +208,11 @@ public struct ServerConfiguration: Sendable {
 
     /// Which requests come from places this server answers: its own names and origin.
     public var siteGuard: SiteGuard { SiteGuard(publicURL: publicURL) }
+
+    /// What each request leaves behind, from these settings.
+    public var requestTelemetry: RequestTelemetry {
+        requestTelemetryEnabled ? RequestTelemetry(tracing: otlpEndpoint != nil) : .off
+    }
 
     /// Refuses settings that would open the server to others unguarded: in local mode it listens
     /// on loopback only.

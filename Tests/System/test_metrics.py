@@ -159,6 +159,51 @@ def test_log_format_json_gives_one_object_per_line_with_the_request_id(tmp_path)
     assert bad.returncode == 64 and "text or json" in bad.stderr
 
 
+def test_log_level_leaves_out_the_request_lines_below_it(tmp_path):
+    """`--log-level warning` (or `$EMOJIART_LOG_LEVEL`) writes no line per request; the request's
+    id still comes back. `--request-telemetry off` (for the benchmark) counts nothing either."""
+    import json
+    import os
+    import time
+
+    def serve(name, *args, environment=None):
+        port = free_port()
+        out = open(tmp_path / name, "wb")
+        process = subprocess.Popen([emojiart_binary(), "serve", "--port", str(port), "--data", str(tmp_path / (name + "-data")),
+                                    "--log-format", "json", *args], stdout=out, stderr=subprocess.DEVNULL,
+                                   env={**os.environ, "EMOJIART_FETCH_PUBLIC": "0", **(environment or {})})
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                requests.get(base + "/api/health", timeout=1)
+                return process, base
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+
+    for name, args, environment in [("flag", ["--log-level", "warning"], None),
+                                    ("env", [], {"EMOJIART_LOG_LEVEL": "error"}),
+                                    ("quiet", ["--request-telemetry", "off"], None)]:
+        process, base = serve(name + ".log", *args, environment=environment)
+        try:
+            created = requests.post(base + "/api/documents", json={"title": "Quiet"}, timeout=5)
+            assert created.status_code == 201 and created.headers["X-Request-Id"]
+            metrics = requests.get(base + "/metrics", timeout=5).text
+        finally:
+            process.terminate()
+            process.wait(timeout=15)
+        objects = [json.loads(line) for line in (tmp_path / (name + ".log")).read_text().splitlines() if line]
+        assert not [o for o in objects if o.get("message") == "request"], (name, objects)
+        counted = 'route="/api/documents"' in metrics
+        assert counted == (name != "quiet"), (name, metrics[:2000])
+    bad = subprocess.run([emojiart_binary(), "serve", "--log-level", "loud"], capture_output=True, text=True)
+    assert bad.returncode == 64 and "trace, debug, info" in bad.stderr
+    bad = subprocess.run([emojiart_binary(), "serve"], capture_output=True, text=True,
+                         env={**os.environ, "EMOJIART_LOG_LEVEL": "loud"})
+    assert bad.returncode == 64 and "$EMOJIART_LOG_LEVEL" in bad.stderr
+
+
 def test_traces_go_to_an_otlp_collector_when_one_is_set(tmp_path):
     """A stub OTLP/HTTP collector on loopback receives protobuf spans named by route."""
     import os

@@ -84,13 +84,22 @@ public struct JSONLogHandler: LogHandler {
 /// One log line per request answered: the method, the route's pattern (never the path itself,
 /// which for a share link holds its secret), the status and the time to the response's head;
 /// at `info`, with the request's id, which is sent back as `X-Request-Id`.
+/// (The id is sent back even when lines are not written: ``RequestTelemetry/accessLog`` off, or
+/// a `--log-level` above `info`.)
 struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    var logs = true
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        guard logs, context.logger.logLevel <= .info else {
+            var response = try await next(request, context)
+            response.headers[.requestID] = context.id
+            return response
+        }
         let started = ContinuousClock.now
         var response = try await next(request, context)
-        response.headers[HTTPField.Name("X-Request-Id")!] = context.id
+        response.headers[.requestID] = context.id
         let elapsed = (ContinuousClock.now - started).components
         let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         context.logger.info(
@@ -102,4 +111,9 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
             ])
         return response
     }
+}
+
+extension HTTPField.Name {
+    /// The request's id, sent back on every response (``AccessLogMiddleware``).
+    fileprivate static let requestID = HTTPField.Name("X-Request-Id")!
 }

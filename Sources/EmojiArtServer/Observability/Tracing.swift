@@ -21,3 +21,22 @@ public enum Tracing {
         return try OTel.bootstrap(configuration: otel, environment: ProcessInfo.processInfo.environment)
     }
 }
+
+/// What each request leaves behind: its line in the access log (``AccessLogMiddleware``, at
+/// `info`), its counts and times in `/metrics`, its span when traces are exported. Each is a
+/// middleware on every request, so one that isn't wanted isn't installed at all: with no OTLP
+/// endpoint, no span is made (not even a no-op one).
+public struct RequestTelemetry: Sendable, Equatable {
+    public var accessLog = true
+    public var metrics = true
+    public var tracing = false
+
+    public init(accessLog: Bool = true, metrics: Bool = true, tracing: Bool = false) {
+        self.accessLog = accessLog
+        self.metrics = metrics
+        self.tracing = tracing
+    }
+
+    /// None of it: only to measure what it costs (scripts/benchmark-http).
+    public static let off = RequestTelemetry(accessLog: false, metrics: false, tracing: false)
+}
