@@ -35,11 +35,8 @@ final class LiveSession: LiveSocketListener, Sendable {
 
     private struct State: Sendable {
         var messages: [String?] = []
-        /// A task is opening the connection or applying messages.
-        var working = true
-        var closing = false
-        var closed = false
-        var finished = false
+        /// The socket's state and the task's: ``LiveSessionPhase``.
+        var phase = LiveSessionPhase()
         var registration: UUID?
         /// The revocation count read before the grant was last checked (``RevocationWatch``).
         var checkedRevocations: Int?
@@ -81,20 +78,18 @@ final class LiveSession: LiveSocketListener, Sendable {
     // MARK: - The socket's side
 
     func received(_ text: String?) -> Bool {
-        let startWork = state.withLock { state -> Bool? in
-            guard !state.closing else { return false }
-            state.messages.append(text)
-            if state.working { return nil }
-            state.working = true
-            return true
+        let arrival = state.withLock { state in
+            let arrival = state.phase.messageArrived()
+            if arrival != .drop { state.messages.append(text) }
+            return arrival
         }
-        switch startWork {
-        case true?:
+        switch arrival {
+        case .startTask:
             Task { await work() }
             return true
-        case false?:
+        case .drop:
             return true
-        case nil:
+        case .queue:
             // Busy: the socket waits, unread, until what came is applied.
             return false
         }
@@ -102,7 +97,7 @@ final class LiveSession: LiveSocketListener, Sendable {
 
     func closing() {
         state.withLock { state in
-            state.closing = true
+            state.phase.socketClosing()
             state.messages = []
         }
         writer.stop()
@@ -110,10 +105,8 @@ final class LiveSession: LiveSocketListener, Sendable {
 
     func closed() {
         let finish = state.withLock { state -> Bool in
-            state.closing = true
-            state.closed = true
             state.messages = []
-            return Self.claimFinish(&state)
+            return state.phase.socketClosed()
         }
         writer.stop()
         if finish { Task { await self.finish() } }
@@ -204,12 +197,12 @@ final class LiveSession: LiveSocketListener, Sendable {
             // Whether there is more and, if not, that no task works any more: one decision, so a
             // message that comes meanwhile either is taken here or starts a task of its own.
             let next = state.withLock { state -> Next in
-                if !state.closing, let opened = state.opened, !state.messages.isEmpty, !writer.isEnding {
+                if state.phase.isOpen, let opened = state.opened, !state.messages.isEmpty, !writer.isEnding {
                     defer { state.messages = [] }
                     return .apply(state.messages, opened)
                 }
-                state.working = false
-                return .rest(resume: !state.closing, finish: Self.claimFinish(&state))
+                let (resume, finish) = state.phase.taskStopped()
+                return .rest(resume: resume, finish: finish)
             }
             switch next {
             case .apply(let batch, let opened):
@@ -290,7 +283,7 @@ final class LiveSession: LiveSocketListener, Sendable {
     }
 
     /// Neither closing nor ending its writing (a revoked grant ends it).
-    private var isOpen: Bool { !writer.isEnding && !state.withLock { $0.closing } }
+    private var isOpen: Bool { !writer.isEnding && state.withLock { $0.phase.isOpen } }
 
     /// Whether anything the connection was opened with can be revoked: not local mode's one
     /// user, who owns everything and has no session, token or link to lose.
@@ -302,17 +295,10 @@ final class LiveSession: LiveSocketListener, Sendable {
     /// sent the close.
     private func close(_ code: LiveCloseCode, reason: String) {
         state.withLock { state in
-            state.closing = true
+            state.phase.socketClosing()
             state.messages = []
         }
         socket.close(.unknown(code.rawValue), reason: reason)
-    }
-
-    /// True once: the socket has closed and no task is working.
-    private static func claimFinish(_ state: inout State) -> Bool {
-        guard state.closed, !state.working, !state.finished else { return false }
-        state.finished = true
-        return true
     }
 
     /// Lets go of what the connection held: the document's copy, its place among who is
