@@ -1,7 +1,7 @@
 // The HTTP API (docs/API.md) as small async functions. Every failure is thrown as an ApiError
 // carrying the server's `{"error": {"code", "message"}}`, so callers can show `message` as is.
 
-export class ApiError extends Error {
+class ApiError extends Error {
   /** @param {number} status HTTP status (0 when the server could not be reached). */
   constructor(status, code, message) {
     super(message);
@@ -149,16 +149,6 @@ async function send(path, init) {
   throw failure;
 }
 
-/** Sends edits as one undo step; `gesture` extends the previous step with the same key. */
-export function postEdits(id, baseVersion, edits, gesture) {
-  const json = { baseVersion, edits };
-  if (gesture) json.gesture = gesture;
-  return request("POST", doc(id) + "/edits", { json });
-}
-
-export const undo = (id) => request("POST", doc(id) + "/undo");
-export const redo = (id) => request("POST", doc(id) + "/redo");
-
 /** Uploads image bytes as the embedded background. */
 export function uploadBackground(id, baseVersion, file) {
   return request("PUT", doc(id) + "/background?baseVersion=" + encodeURIComponent(baseVersion), {
@@ -166,8 +156,6 @@ export function uploadBackground(id, baseVersion, file) {
     headers: { "Content-Type": file.type || "application/octet-stream" },
   });
 }
-
-export const listPalettes = async () => (await request("GET", "/api/palettes")).palettes;
 
 /** Adds a palette at `index` (default: the end); answers the new palette. */
 export function createPalette(name, { emojis = "", index } = {}) {

@@ -8,22 +8,19 @@
 // is back. A request that was sent but not answered when the connection dropped is sent again
 // with the same id: the server recognises ids it has already applied and only acknowledges
 // them, so nothing is applied twice and nothing acknowledged is lost.
+//
+// This module imports nothing: the live fuzz test replays its messages through `applyChange` in
+// Chromium with a copy of this file alone (Tests/EmojiArtLiveTests/ChromiumReplay.swift). So the
+// connection is handed its reconnect backoff (../backoff.js) by whoever makes it.
 
 /** The server's limit on one message (docs/API.md); larger requests are refused here. */
-export const MAXIMUM_MESSAGE_BYTES = 1024 * 1024;
-const RETRY_DELAYS = [250, 500, 1000, 2000, 4000, 8000, 15000]; // ms, then the last one again
-
-/** How long to wait before reconnection attempt `attempt` (0, 1, …): backoff with ±20 % jitter. */
-export function retryDelay(attempt) {
-  const delay = RETRY_DELAYS[Math.min(attempt, RETRY_DELAYS.length - 1)];
-  return Math.round(delay * (0.8 + Math.random() * 0.4));
-}
+const MAXIMUM_MESSAGE_BYTES = 1024 * 1024;
 
 /** The ws: or wss: URL of a path on this server. */
 export const socketURL = (path) => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${path}`;
 
 /** Why the server refused a request (`code` as in the HTTP API), or why it was never sent. */
-export class LiveRefusal extends Error {
+class LiveRefusal extends Error {
   constructor(code, message, currentVersion) {
     super(message);
     this.name = "LiveRefusal";
@@ -43,11 +40,13 @@ export class LiveConnection {
    *   selection, or that it left; status({state, retryIn?, waiting}) where state is
    *   "connecting" | "online" | "offline" | "gone".
    * @param {() => number | null} currentVersion the version the window shows (to reconnect from)
+   * @param {import("./backoff.js").Backoff} backoff how long to wait before each reconnection
    */
-  constructor(documentId, handlers, currentVersion) {
+  constructor(documentId, handlers, currentVersion, backoff) {
     this.documentId = documentId;
     this.handlers = handlers;
     this.currentVersion = currentVersion;
+    this.backoff = backoff;
     /** Requests not yet answered, in order: {id, body, resolve, reject, sent}. */
     this.outbox = [];
     /** Request ids are this prefix and a count: unique to this window, so a resent request is recognised. */
@@ -55,7 +54,6 @@ export class LiveConnection {
     this.requestCounter = 0;
     this.socket = null;
     this.ready = false; // the server has sent the snapshot or `synced`
-    this.attempt = 0;
     this.retryTimer = 0;
     this.gone = false; // the document no longer exists: stop for good
     this.fromScratch = false; // reconnect for a snapshot rather than the changes since a version
@@ -101,7 +99,7 @@ export class LiveConnection {
   /** Reconnects now, without waiting for the backoff (the user asked to). */
   retryNow() {
     if (this.gone || this.socket) return;
-    this.attempt = 0;
+    this.backoff.reset();
     this.open();
   }
 
@@ -187,7 +185,7 @@ export class LiveConnection {
 
   becomeReady() {
     this.ready = true;
-    this.attempt = 0;
+    this.backoff.reset();
     this.flush();
     this.report("online");
   }
@@ -239,10 +237,9 @@ export class LiveConnection {
         item.reject(new LiveRefusal("bad_message", event.reason || "The server could not read a change."));
       }
     }
-    const jittered = retryDelay(this.attempt);
-    this.attempt += 1;
-    this.retryTimer = setTimeout(() => this.open(), jittered);
-    this.report("offline", jittered);
+    const delay = this.backoff.next();
+    this.retryTimer = setTimeout(() => this.open(), delay);
+    this.report("offline", delay);
   }
 
   report(state, retryIn) {
@@ -255,7 +252,7 @@ export class LiveConnection {
  * so moving 10,000 selected emojis sends a message of about the same size as moving ten. The
  * order of the ids never matters to an edit, so they are sorted first.
  */
-export function compacted(body) {
+function compacted(body) {
   if (!Array.isArray(body.edits)) return body;
   return {
     ...body,

@@ -11,7 +11,7 @@ import { containsEmoji } from "./palettes.js";
 const SAVE_DELAY = 400; // ms of quiet typing before a name or typed emojis are saved
 
 /** Shows a palette API failure (e.g. the last palette refused) as a notice. */
-export function paletteError(error, title) {
+function paletteError(error, title) {
   notify(error.message, { kind: "error", title });
 }
 

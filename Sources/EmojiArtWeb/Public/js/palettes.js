@@ -1,7 +1,8 @@
 // The shared palettes, live (docs/API.md, "Live palettes"): every window holds the list the
 // server last sent and hears each change, whoever made it (any window, a script, the CLI).
 // Changes go through the HTTP API; their result comes back here like everyone else's.
-import { retryDelay, socketURL } from "./live.js";
+import { Backoff } from "./backoff.js";
+import { socketURL } from "./live.js";
 
 export class PaletteFeed {
   constructor() {
@@ -10,7 +11,7 @@ export class PaletteFeed {
     this.loaded = false;
     this.listeners = new Set();
     this.socket = null;
-    this.attempt = 0;
+    this.backoff = new Backoff(); // as the document's connection: 250 ms doubling to 15 s, ±20 %
     this.closing = false;
   }
 
@@ -43,7 +44,7 @@ export class PaletteFeed {
         return;
       }
       if (message.type !== "palettes" || !Array.isArray(message.palettes)) return;
-      this.attempt = 0;
+      this.backoff.reset();
       this.palettes = message.palettes;
       this.loaded = true;
       for (const listener of this.listeners) listener(this.palettes);
@@ -52,7 +53,7 @@ export class PaletteFeed {
       if (socket !== this.socket) return;
       this.socket = null;
       if (this.closing) return;
-      setTimeout(() => this.open(), retryDelay(this.attempt++));
+      setTimeout(() => this.open(), this.backoff.next());
     });
   }
 

@@ -2,11 +2,10 @@
 // this page sends intents — play, stop, tap a tile — and renders the state it is sent: the
 // title, the score as it drains, the four tiles, why the last game ended. Pictures come from
 // the server's own /api/images, never from a third party.
+import { Backoff } from "./backoff.js";
 
-const FIRST_RETRY_MS = 250;
 const TOO_MANY_MESSAGES = 4429; // docs/API.md close codes: the server's message limit
 const TAP_GRACE_MS = 300; // a new level's tiles ignore taps this long (the server's FindOrLose.tapGrace)
-const LAST_RETRY_MS = 8000;
 
 class GamePage {
   constructor() {
@@ -16,7 +15,7 @@ class GamePage {
     /** The last state from the server (null while not connected), and the connection. */
     this.state = null;
     this.socket = null;
-    this.retryDelay = FIRST_RETRY_MS;
+    this.backoff = new Backoff({ last: 8000 }); // reconnecting: 250 ms doubling to 8 s, ±20 %
     /** Until when (performance.now()) new tiles ignore taps. */
     this.graceUntil = 0;
     /** Why the last game ended, when the page learned it from the connection rather than a state. */
@@ -28,7 +27,7 @@ class GamePage {
     const socket = new WebSocket(`${scheme}//${location.host}/api/game/live`);
     this.socket = socket;
     socket.addEventListener("open", () => {
-      this.retryDelay = FIRST_RETRY_MS;
+      this.backoff.reset();
       this.render();
     });
     socket.addEventListener("message", (event) => {
@@ -53,8 +52,7 @@ class GamePage {
       }
       this.state = null;
       this.render();
-      setTimeout(() => this.connect(), this.retryDelay);
-      this.retryDelay = Math.min(this.retryDelay * 2, LAST_RETRY_MS);
+      setTimeout(() => this.connect(), this.backoff.next());
     });
   }
 

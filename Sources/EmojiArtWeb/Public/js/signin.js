@@ -80,7 +80,7 @@ export function returnPath(next) {
 }
 
 /** Where to go afterwards, from the page's query (`?next=`). */
-export function nextPath(search) {
+function nextPath(search) {
   return returnPath(new URLSearchParams(search).get("next") || "/");
 }
 

@@ -5,7 +5,7 @@
 import { loadCatalogue, loadedCatalogue } from "../emoji/catalogue.js";
 
 /** The emoji's name in words ("dog face", "flag: France", "waving hand: medium skin tone"), or "" when unknown or not loaded yet. */
-export function emojiName(text) {
+function emojiName(text) {
   return loadedCatalogue()?.name(text) ?? "";
 }
 

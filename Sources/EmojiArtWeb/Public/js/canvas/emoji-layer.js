@@ -13,8 +13,6 @@ import { EmojiScene } from "./emoji-scene.js";
 import { SpatialIndex } from "./spatial-index.js";
 import { Sprites } from "./sprites.js";
 
-export { EMOJI_WIDTH, emojiBox, turnedPoint };
-
 const REDRAW_LIMIT = 200; // more changed emojis than this: draw the whole scene again
 const SETTLE_MS = 120; // the view this long still: draw it sharp, and show the options around it
 const FRAME_BUDGET_MS = 3; // a frame draws the scene for about this long, and goes on in the next

@@ -5,7 +5,7 @@
 import { EMOJI_WIDTH } from "./emoji-geometry.js";
 
 const LEVELS = [16, 32, 64, 128, 256];
-export const LARGEST_SPRITE = LEVELS[LEVELS.length - 1];
+const LARGEST_SPRITE = LEVELS[LEVELS.length - 1];
 const LARGE_KEPT = 256; // sprites of the two largest levels kept at once (about 80 MB at most)
 
 export class Sprites {

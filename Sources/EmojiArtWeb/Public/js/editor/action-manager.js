@@ -10,7 +10,7 @@ const NAMED_KEYS = {
 const CODES = { "[": "BracketLeft", "]": "BracketRight" };
 
 /** "Mod+Shift+Z" → {mod, shift, alt, key}. */
-export function parseShortcut(text) {
+function parseShortcut(text) {
   const parts = text === "+" ? ["+"] : text.split(/\+(?!$)/);
   const key = parts.pop();
   const has = (name) => parts.includes(name);

@@ -41,7 +41,7 @@ export const ACTIONS = [
     keys: ["Mod+Z"],
     menu: true,
     predicate: (editor) => editor.canUndo,
-    perform: (editor) => editor.undo(),
+    perform: (editor) => editor.requests.undo(),
   },
   {
     name: "redo",
@@ -51,7 +51,7 @@ export const ACTIONS = [
     keys: ["Mod+Shift+Z", "Mod+Y"],
     menu: true,
     predicate: (editor) => editor.canRedo,
-    perform: (editor) => editor.redo(),
+    perform: (editor) => editor.requests.redo(),
   },
   {
     name: "delete",
@@ -70,7 +70,7 @@ export const ACTIONS = [
     byBrowser: true,
     menu: true,
     predicate: (editor) => editor.canEdit && editor.hasSelection,
-    perform: (editor) => editor.clipboardCommand("cut"),
+    perform: (editor) => editor.clipboard.command("cut"),
   },
   {
     name: "copy",
@@ -80,7 +80,7 @@ export const ACTIONS = [
     byBrowser: true,
     menu: true,
     predicate: (editor) => editor.hasSelection,
-    perform: (editor) => editor.clipboardCommand("copy"),
+    perform: (editor) => editor.clipboard.command("copy"),
   },
   {
     name: "paste",
@@ -91,7 +91,7 @@ export const ACTIONS = [
     hint: "emojis from EmojiArt or as text; an image or its address sets the background",
     menu: true,
     predicate: (editor) => editor.canEdit,
-    perform: (editor) => editor.pasteFromClipboard(),
+    perform: (editor) => editor.clipboard.pasteFromClipboard(),
   },
   {
     name: "duplicate",
@@ -100,7 +100,7 @@ export const ACTIONS = [
     keys: ["Mod+D"],
     menu: true,
     predicate: (editor) => editor.canEdit && editor.hasSelection,
-    perform: (editor) => editor.duplicateSelection(),
+    perform: (editor) => editor.clipboard.duplicate(),
   },
   {
     name: "emojiPicker",

@@ -4,13 +4,13 @@
 // plain text (any text field). Paste reads the fragment first, then plain text that is all emoji.
 import { graphemes } from "../dom.js";
 
-export const FRAGMENT_TYPE = "application/x-emojiart-fragment+json";
+const FRAGMENT_TYPE = "application/x-emojiart-fragment+json";
 const FRAGMENT_MARKER = "emojiart-fragment";
 const FRAGMENT_ATTRIBUTE = "data-emojiart-fragment";
 export const MAXIMUM_PASTED = 10_000; // emojis in one paste (a document holds at most 100,000)
 
 /** The fragment for emojis as the document state has them ({text, x, y, size, rotation?}). */
-export function fragmentOf(emojis) {
+function fragmentOf(emojis) {
   return {
     type: FRAGMENT_MARKER,
     version: 1,

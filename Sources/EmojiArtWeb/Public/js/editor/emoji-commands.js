@@ -44,7 +44,7 @@ export class EmojiCommands {
       label: ids.length === 1 ? "Replace with…" : `Replace ${ids.length} emojis with…`,
       choose: (text) => {
         this.placed(text);
-        editor.perform([{ type: "replaceEmoji", ids, text }]);
+        editor.requests.perform([{ type: "replaceEmoji", ids, text }]);
       },
     });
   }

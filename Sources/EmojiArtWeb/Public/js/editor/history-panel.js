@@ -13,7 +13,7 @@ import { applyChange } from "../live.js";
 const PAGE = 200; // versions per page of the list
 const SCRUB_DELAY_MS = 40; // a slider drag fetches at most this often
 /** Replay speeds: versions a second. */
-export const REPLAY_SPEEDS = [
+const REPLAY_SPEEDS = [
   ["Slow", 4],
   ["Normal", 15],
   ["Fast", 60],
@@ -25,7 +25,7 @@ const timeWithSeconds = new Intl.DateTimeFormat(undefined, { timeStyle: "medium"
 const dayAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** "14:02" today, "Nov 20, 2026, 14:02" another day. */
-export function whenLabel(iso, now = new Date()) {
+function whenLabel(iso, now = new Date()) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
   return date.toDateString() === now.toDateString() ? timeOnly.format(date) : dayAndTime.format(date);

@@ -20,7 +20,7 @@ const numbers = new Intl.NumberFormat();
  * the picture `size` in its pixels — origin at its top left, y down — clamped to it; null when
  * nothing of the picture is left.
  */
-export function imageRegion(rect, size) {
+function imageRegion(rect, size) {
   const x = (value) => Math.min(size.width, Math.max(0, Math.round(value + size.width / 2)));
   const y = (value) => Math.min(size.height, Math.max(0, Math.round(value + size.height / 2)));
   const region = { x: x(rect.left), y: y(rect.top), width: x(rect.right) - x(rect.left), height: y(rect.bottom) - y(rect.top) };
@@ -28,7 +28,7 @@ export function imageRegion(rect, size) {
 }
 
 /** A region of the picture `size` (its pixels) as a world rectangle: the inverse of imageRegion. */
-export const worldRect = (region, size) => ({
+const worldRect = (region, size) => ({
   left: region.x - size.width / 2,
   top: region.y - size.height / 2,
   right: region.x + region.width - size.width / 2,
@@ -36,7 +36,7 @@ export const worldRect = (region, size) => ({
 });
 
 /** A region made whole and kept inside the picture `size`, at least a pixel each way. */
-export function clampRegion(region, size) {
+function clampRegion(region, size) {
   const whole = (value, low, high) => Math.min(high, Math.max(low, Math.round(Number(value) || 0)));
   const x = whole(region.x, 0, size.width - 1);
   const y = whole(region.y, 0, size.height - 1);
@@ -44,7 +44,7 @@ export function clampRegion(region, size) {
 }
 
 /** "80 × 60 · 4,800 emojis" */
-export const mosaicSize = ({ columns, rows, emojis }) =>
+const mosaicSize = ({ columns, rows, emojis }) =>
   `${numbers.format(columns)} × ${numbers.format(rows)} · ${numbers.format(emojis)} ${emojis === 1 ? "emoji" : "emojis"}`;
 
 export class MosaicDialog {
@@ -399,7 +399,7 @@ export class MosaicDialog {
     this.applying = false;
     this.progress.hidden = true;
     this.close();
-    this.editor.announce(placed ? `Made a mosaic of ${numbers.format(placed)} ${placed === 1 ? "emoji" : "emojis"}` : "Made a mosaic");
+    this.editor.announcer.say(placed ? `Made a mosaic of ${numbers.format(placed)} ${placed === 1 ? "emoji" : "emojis"}` : "Made a mosaic");
   }
 
   /** Shows the progress bar with `text`; `value` 0–1, or null while the server works (indeterminate). */

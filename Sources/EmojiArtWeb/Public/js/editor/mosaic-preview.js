@@ -12,7 +12,7 @@ export class MosaicPreview {
   /**
    * @param {string} documentId
    * @param {{loading: () => void, shown: (preview: {url: string, columns: number, rows: number, emojis: number}) => void,
-   *   failed: (error: import("../api.js").ApiError) => void}} listeners
+   *   failed: (error: {code: string, message: string, retryAfter?: number}) => void}} listeners (the error: ../api.js's)
    */
   constructor(documentId, listeners) {
     this.documentId = documentId;

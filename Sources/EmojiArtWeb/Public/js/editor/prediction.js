@@ -8,7 +8,7 @@ const clampSize = (size) => Math.min(SIZE_RANGE[1], Math.max(SIZE_RANGE[0], Math
 const turn = (rotation, degrees) => ((((rotation || 0) + degrees) % 360) + 360) % 360;
 
 /** Drawing order for a reorder (the same rule as the server's `ReorderPlacement.arrange`). */
-export function arrange(order, moving, to) {
+function arrange(order, moving, to) {
   const inSet = (emoji) => moving.has(emoji.id);
   if (to === "front") return order.filter((e) => !inSet(e)).concat(order.filter(inSet));
   if (to === "back") return order.filter(inSet).concat(order.filter((e) => !inSet(e)));

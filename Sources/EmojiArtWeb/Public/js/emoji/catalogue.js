@@ -81,7 +81,7 @@ function isElement(scalars, standalone) {
  * is there exactly, then without its region (de-CH → de; zh-TW, zh-HK and zh-Hant-* → zh-Hant;
  * pt-BR → pt); English when none is. The same rule as EmojiCatalogue.language(for:).
  */
-export function chooseLanguage(preferred, available) {
+function chooseLanguage(preferred, available) {
   for (const tag of preferred || []) {
     const parts = String(tag).trim().split(/[-_]/).filter(Boolean);
     const first = parts[0]?.toLowerCase();
@@ -147,7 +147,7 @@ class Query {
 }
 
 /** The catalogue with one language's names and keywords (and English's); made by loadCatalogue. */
-export class Catalogue {
+class Catalogue {
   /**
    * @param {object} data catalogue.json: {unicode, cldr, groups: [{name, subgroups: [{name, emojis: [[emoji, name, variants?]]}]}]}
    * @param {string} language the language chosen ("en" when English)

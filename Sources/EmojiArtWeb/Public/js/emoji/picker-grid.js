@@ -5,7 +5,7 @@
 // the focus; the emoji focused is always drawn, so the keyboard never loses it.
 import { el } from "../dom.js";
 
-export const CELL = 42; // px: an emoji's square (a finger's width)
+const CELL = 42; // px: an emoji's square (a finger's width)
 const HEADING = 28; // px: a section's heading row
 const OVERSCAN = 4; // rows drawn beyond each edge, so a fling doesn't show blank rows
 

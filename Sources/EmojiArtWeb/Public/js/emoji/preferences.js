@@ -13,7 +13,7 @@
 // has since signed in as someone else drops its unsaved choices rather than give them to them.
 import { request, session } from "../api.js";
 
-export const RECENT_LIMIT = 36;
+const RECENT_LIMIT = 36;
 const STORAGE_PREFIX = "emojiart:emoji-preferences:";
 const SAVE_DELAY = 300; // ms: a burst of choices is one save
 const SERVER = "server:";

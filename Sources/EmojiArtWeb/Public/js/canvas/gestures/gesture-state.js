@@ -3,10 +3,10 @@
 // each state is a module with enter, pointer down/move/up and cancel handlers, and states change
 // by name.
 
-export const DRAG_THRESHOLD = { mouse: 4, pen: 4, touch: 8 }; // screen px before a press becomes a drag
+const DRAG_THRESHOLD = { mouse: 4, pen: 4, touch: 8 }; // screen px before a press becomes a drag
 
 /** The distance a pointer event is from a start point {x, y} (client px). */
-export const distanceFrom = (start, event) => Math.hypot(event.clientX - start.x, event.clientY - start.y);
+const distanceFrom = (start, event) => Math.hypot(event.clientX - start.x, event.clientY - start.y);
 
 /** True once the pointer of `event` has moved far enough from `start` to be a drag. */
 export const isDrag = (start, event) => distanceFrom(start, event) >= (DRAG_THRESHOLD[event.pointerType] ?? 4);

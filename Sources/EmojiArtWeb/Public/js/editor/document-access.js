@@ -1,0 +1,62 @@
+// What this window may do with the document (docs/API.md, "Who may ask"): the requester's role —
+// a viewer's editor says "View only" and offers nothing that changes the document — and, for an
+// owner signed in with an account, the Share button. When access ends while the window is open,
+// it finds out whether the document can still be seen, with another role.
+import * as api from "../api.js";
+import { ShareDialog } from "../share.js";
+
+export class DocumentAccess {
+  /** @param {string} documentId */
+  constructor(documentId) {
+    this.documentId = documentId;
+    /** "owner", "editor" or "viewer"; null until known, or when the document can't be seen. */
+    this.role = null;
+    this.sharing = null;
+  }
+
+  get readOnly() {
+    return this.role === "viewer";
+  }
+
+  /** Learns the role and marks the page with it; false when there is none to learn (404: the live connection says so too). */
+  async load() {
+    try {
+      this.role = (await api.getDocument(this.documentId)).role || "owner";
+    } catch (error) {
+      if (error.status !== 401) this.role = null;
+      return false;
+    }
+    document.body.dataset.role = this.role;
+    document.body.classList.toggle("read-only", this.readOnly);
+    document.getElementById("view-only").hidden = !this.readOnly;
+    return true;
+  }
+
+  /** An owner signed in with an account may share the document: the Share button appears. */
+  async offerSharing() {
+    if (this.role !== "owner" || this.sharing) return;
+    const signedIn = await api.session().then((session) => session.access === "accounts", () => false);
+    if (!signedIn) return;
+    const button = document.getElementById("share");
+    this.sharing = new ShareDialog(document.getElementById("share-dialog"), this.documentId);
+    button.hidden = false;
+    button.addEventListener("click", () => this.sharing.open());
+  }
+
+  /**
+   * This window's access ended while open: signed out (4401, off to sign in), or a revoked link
+   * or a changed role (4403). If the document can still be seen, the page starts again with the
+   * role it has now. Resolves true when this window has no access left.
+   */
+  async ended(code) {
+    if (code === 4401) {
+      api.goToSignIn();
+      return false;
+    }
+    if ((await api.documentStatus(this.documentId)) === 200) {
+      location.reload(); // a new role: start again with it
+      return false;
+    }
+    return true;
+  }
+}
