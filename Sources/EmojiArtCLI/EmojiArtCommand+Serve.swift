@@ -199,8 +199,13 @@ extension EmojiArtCommand {
             if let logLevel { configuration.logLevel = Logger.Level(rawValue: logLevel) ?? .info }
             if let requestTelemetry { configuration.requestTelemetryEnabled = requestTelemetry == "on" }
             try configuration.validateAccess()
+            // Lines go out in batches, not one write(2) each (LogOutput).
             if configuration.logFormat == .json {
                 LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+            } else {
+                LoggingSystem.bootstrap { label in
+                    StreamLogHandler(label: label, stream: LogOutput.standardError.stream)
+                }
             }
             var logger = Logger(label: "emojiart")
             logger.logLevel = configuration.logLevel
@@ -222,6 +227,8 @@ extension EmojiArtCommand {
                 }
             }
             try await runServer(app, configuration, logger: logger)
+            LogOutput.standardError.flush()
+            LogOutput.standardOutput.flush()
         }
     }
 }

@@ -67,17 +67,9 @@ public struct JSONLogHandler: LogHandler {
             .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 
-    /// Lines from several threads never interleave: each is one write(2) of a whole line.
+    /// Whole lines, in batches (``LogOutput``): lines from several threads never interleave.
     static let standardOutput: @Sendable (String) -> Void = { line in
-        let bytes = Array((line + "\n").utf8)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        LogOutput.standardOutput.append(line + "\n")
     }
 }
 
