@@ -207,6 +207,12 @@ extension EmojiArtCommand {
                     StreamLogHandler(label: label, stream: LogOutput.standardError.stream)
                 }
             }
+            // Whatever waits is written before the command ends, and before an error it throws
+            // is printed.
+            defer {
+                LogOutput.standardError.flush()
+                LogOutput.standardOutput.flush()
+            }
             var logger = Logger(label: "emojiart")
             logger.logLevel = configuration.logLevel
             let storeDescription = configuration.storeDescription
@@ -227,8 +233,6 @@ extension EmojiArtCommand {
                 }
             }
             try await runServer(app, configuration, logger: logger)
-            LogOutput.standardError.flush()
-            LogOutput.standardOutput.flush()
         }
     }
 }

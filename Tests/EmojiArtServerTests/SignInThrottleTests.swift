@@ -8,6 +8,11 @@ struct SignInThrottleTests {
     let throttle = SignInThrottle(addressLimit: 10, window: 900)
     let now = Date(timeIntervalSince1970: 1_000_000)
 
+    @Test func aWaitIsWholeSecondsBetweenOneAndADay() {
+        #expect(SignInThrottle.seconds(0.2) == 1 && SignInThrottle.seconds(89.1) == 90)
+        #expect(SignInThrottle.seconds(.infinity) == 86_400 && SignInThrottle.seconds(1e12) == 86_400)
+    }
+
     /// `count` failures of the address, `ago` seconds before ``now``.
     func failures(_ count: Int, ago: TimeInterval = 1) -> [Date] {
         Array(repeating: now.addingTimeInterval(-ago), count: count)
@@ -36,11 +41,10 @@ struct SignInThrottleTests {
                 now: now) == .attempt)
     }
 
-    /// Ten failures per 15 minutes (a ``TokenBucket`` replaying them): ten at once leave the
-    /// address one more attempt per 90 s, for every name.
+    /// Ten failures in any 15 minutes: the eleventh waits until one ages out, for every name.
     @Test(
         arguments: [
-            (9, 1.0, nil), (10, 1, 89), (10, 45, 45), (10, 90, nil), (20, 1, 989), (11, 0, 180),
+            (9, 1.0, nil), (10, 1, 899), (10, 45, 855), (10, 900, nil), (20, 1, 899), (11, 0, 900),
         ] as [(Int, TimeInterval, Int?)])
     func anAddressWithTooManyFailuresWaitsForEveryName(count: Int, ago: TimeInterval, retryAfter: Int?) {
         let verdict = throttle.verdict(
@@ -48,8 +52,8 @@ struct SignInThrottleTests {
         #expect(verdict == (retryAfter.map { .refuse(retryAfter: $0) } ?? .attempt))
     }
 
-    @Test func failuresSpreadOverTheWindowLeaveTokens() {
-        // One failure every 90 s is the sustained rate: never refused.
+    @Test func failuresSpreadOverTheWindowAgeOut() {
+        // One failure every 90 s, the oldest now a window old: the next attempt goes.
         let spread = (0..<10).map { now.addingTimeInterval(-Double(10 - $0) * 90) }
         #expect(
             throttle.verdict(addressFailures: spread, nameFailures: 0, sinceLastNameFailure: nil, now: now) == .attempt)

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Failures are counted per client address, and per name *from that address* — never per
 /// name alone, which would let anyone lock anyone out by failing on their name. So:
-/// - an address may fail ``addressLimit`` times per ``window``: its failures, replayed through
-///   a ``TokenBucket`` (a burst of ``addressLimit``, refilled over ``window``), leave it a token
-///   or refuse it for every name (`429`, `Retry-After` when the next token comes);
+/// - an address may fail ``addressLimit`` times in any ``window`` (``addressRate``, judged over
+///   the failures the store keeps: ``RateLimit/wait(afterLogged:now:)``); past that it is
+///   refused for every name (`429`, `Retry-After` when enough of them have aged out);
 /// - a name failed from one address (or from unknown addresses, which count as one) gets a
 ///   growing delay there: after ``freeAttempts`` failures, each further attempt must wait
 ///   ``delay(afterFailures:)`` since the last one (`429` with `Retry-After` meanwhile);
@@ -72,8 +72,8 @@ struct SignInThrottle: Sendable, Equatable {
     func verdict(addressFailures: [Date], nameFailures: Int, sinceLastNameFailure: TimeInterval?, now: Date)
         -> Verdict
     {
-        let address = TokenBucket(addressRate, replaying: addressFailures.map(\.timeIntervalSince1970))
-        let addressWait = address.wait(now: now.timeIntervalSince1970)
+        let addressWait = addressRate.wait(
+            afterLogged: addressFailures.map(\.timeIntervalSince1970), now: now.timeIntervalSince1970)
         if addressWait > 0 { return .refuse(retryAfter: Self.seconds(addressWait)) }
         let wait = delay(afterFailures: nameFailures)
         if wait > 0, let since = sinceLastNameFailure, since < wait {
@@ -82,8 +82,12 @@ struct SignInThrottle: Sendable, Equatable {
         return .attempt
     }
 
-    /// A wait as `Retry-After`'s whole seconds, never 0.
-    static func seconds(_ wait: TimeInterval) -> Int { max(1, Int(wait.rounded(.up))) }
+    /// A wait as `Retry-After`'s whole seconds: at least 1, at most a day (a limit of 0 never
+    /// frees up).
+    static func seconds(_ wait: TimeInterval) -> Int {
+        guard wait.isFinite else { return 86_400 }
+        return Int(min(max(1, wait.rounded(.up)), 86_400))
+    }
 }
 
 /// Names looked up that aren't there (sharing by name): counted per account and per client
@@ -105,8 +109,8 @@ struct NameLookups: Sendable {
         var wait: TimeInterval = 0
         for subject in subjects {
             let failures = try await store.signInFailures(subject: subject, since: date.addingTimeInterval(-window))
-            let bucket = TokenBucket(rate, replaying: failures.map(\.timeIntervalSince1970))
-            wait = max(wait, bucket.wait(now: date.timeIntervalSince1970))
+            wait = max(
+                wait, rate.wait(afterLogged: failures.map(\.timeIntervalSince1970), now: date.timeIntervalSince1970))
         }
         return wait > 0 ? SignInThrottle.seconds(wait) : nil
     }

@@ -12,16 +12,35 @@ public struct RateLimit: Sendable, Equatable {
     public init(_ count: Int, per seconds: Double) {
         self.init(perSecond: Double(count) / seconds, burst: Double(count))
     }
+
+    /// The time the burst takes to refill: a logged rate allows ``burst`` events in any window
+    /// this long.
+    public var window: Double { burst / perSecond }
+
+    /// For events kept in a log (a store's, shared by servers) rather than counted in memory:
+    /// seconds from `now` until one more may happen — 0 while fewer than ``burst`` of `events`
+    /// (their times, in any order) fall within the ``window`` before `now`, else until enough of
+    /// them age out of it. So at most ``burst`` events in any window, however the log is read
+    /// (a bucket replayed from a cut log would forget the debt of what was cut). Times after
+    /// `now` (another server's clock ahead) count too.
+    func wait(afterLogged events: [Double], now: Double) -> Double {
+        let allowed = Int(burst)
+        guard allowed > 0, window.isFinite else { return .infinity }
+        let recent = events.filter { $0 > now - window }.sorted()
+        guard recent.count >= allowed else { return 0 }
+        return recent[recent.count - allowed] + window - now
+    }
 }
 
 /// The one rate limiter: a token bucket, as a value on the caller's clock (seconds, any origin),
 /// so tests drive it with their own numbers. Tokens refill at ``RateLimit/perSecond`` up to
 /// ``RateLimit/burst``; an event takes one.
 ///
-/// Everything that limits a rate is one of these: a live window's messages (``LiveSession``),
-/// a game connection's intents, the connections sharing an address or a document
-/// (``FairShare``, which adds a fair queue), and guesses at passwords (``SignInThrottle``,
-/// which replays the failures the store keeps, so the limit holds across servers).
+/// Every rate limited in memory is one of these: a live window's messages (``LiveSession``), a
+/// game connection's intents, the connections sharing an address or a document (``FairShare``,
+/// which adds a fair queue). Guesses at passwords are limited by the same ``RateLimit`` over the
+/// failures the store keeps (``RateLimit/wait(afterLogged:now:)``: ``SignInThrottle``), so the
+/// limit holds across servers.
 struct TokenBucket: Sendable, Equatable {
     let limit: RateLimit
     private(set) var tokens: Double
@@ -34,31 +53,12 @@ struct TokenBucket: Sendable, Equatable {
         refilledAt = now
     }
 
-    /// The bucket after `events` (times, oldest first) each took a token, full before the first.
-    init(_ limit: RateLimit, replaying events: some Sequence<Double>) {
-        var events = events.makeIterator()
-        guard let first = events.next() else {
-            self.init(limit, now: -.infinity)
-            return
-        }
-        self.init(limit, now: first)
-        spend(now: first)
-        while let event = events.next() { spend(now: event) }
-    }
-
     /// Takes a token if there is one: true if the event may happen now.
     mutating func take(now: Double) -> Bool {
         refill(now)
         guard tokens >= 1 else { return false }
         tokens -= 1
         return true
-    }
-
-    /// Takes a token for an event that happened whether or not there was one (a replayed
-    /// failure, a racing server's): the bucket may go below empty, and then waits longer.
-    mutating func spend(now: Double) {
-        refill(now)
-        tokens -= 1
     }
 
     /// Seconds from `now` until a token is there (0 if one is).

@@ -9,19 +9,27 @@ import Synchronization
 /// access log's line per request was most of what the log, metrics and tracing cost an edit.
 ///
 /// What a `kill -9` catches in the buffer (at most ``delay``'s worth of lines) is lost; a stop
-/// by signal, an exit and a crash that goes through `exit` write it (``flush()``, `atexit`).
+/// by signal, an exit and a crash that goes through `exit` write it (``flush()``, `atexit`). If
+/// the reader stops reading (a stalled pipe), at most ``maximumBytes`` wait; lines past that are
+/// counted, dropped, and the count written once the reader is back.
 public final class LogOutput: Sendable {
     /// How long a line may wait for others to go with it.
     public static let delay = DispatchTimeInterval.milliseconds(10)
     /// A batch this big is written without waiting.
     static let batchBytes = 64 * 1024
+    /// At most this much waits for a reader that doesn't read.
+    static let maximumBytes = 8 * 1024 * 1024
 
     public static let standardOutput = LogOutput(descriptor: 1)
     public static let standardError = LogOutput(descriptor: 2)
 
     private struct Pending {
         var bytes: [UInt8] = []
+        /// A write after ``delay`` is on its way.
         var scheduled = false
+        /// A write at once is on its way.
+        var hurried = false
+        var dropped = 0
     }
 
     private let descriptor: Int32
@@ -37,10 +45,18 @@ public final class LogOutput: Sendable {
     /// Appends `text` (whole lines, with their newlines).
     public func append(_ text: String) {
         let schedule = pending.withLock { pending -> DispatchTimeInterval? in
+            guard pending.bytes.count < Self.maximumBytes else {
+                pending.dropped += 1
+                return nil
+            }
             pending.bytes.append(contentsOf: text.utf8)
+            if pending.bytes.count >= Self.batchBytes, !pending.hurried {
+                pending.hurried = true
+                return .never
+            }
             guard !pending.scheduled else { return nil }
             pending.scheduled = true
-            return pending.bytes.count >= Self.batchBytes ? .never : Self.delay
+            return Self.delay
         }
         switch schedule {
         case nil: break
@@ -65,9 +81,11 @@ public final class LogOutput: Sendable {
     /// On the queue: writes the buffer, whole.
     private func writePending() {
         let bytes = pending.withLock { pending -> [UInt8] in
-            pending.scheduled = false
-            defer { pending.bytes = [] }
+            (pending.scheduled, pending.hurried) = (false, false)
+            defer { (pending.bytes, pending.dropped) = ([], 0) }
+            guard pending.dropped > 0 else { return pending.bytes }
             return pending.bytes
+                + Array("… \(pending.dropped) log lines dropped: the log's reader was not keeping up.\n".utf8)
         }
         bytes.withUnsafeBytes { buffer in
             var offset = 0
