@@ -77,7 +77,7 @@ struct DocumentsController {
             throw APIError.badRequest("Send {\"title\": \"…\"}.")
         }
         return DocumentStateBody(
-            try await withDocument(id) { document in
+            try await library.document(id) { document in
                 try await document.perform(
                     [.retitle(title)], baseVersion: try await document.state().version, author: context.author)
             }, role: grant.role)
@@ -228,7 +228,7 @@ struct DocumentsController {
     /// ``ThumbnailCache`` for when it is redrawn); `ETag` names the version it shows.
     @Sendable func thumbnail(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (id, _) = try await authorize(.view, context)
-        let state = try await withDocument(id) { try await $0.state() }
+        let state = try await library.document(id) { try await $0.state() }
         let library = self.library
         let thumbnail = try await thumbnails.thumbnail(for: state) {
             try? await library.withDocument(id) { try await $0.state() } ?? nil
@@ -254,7 +254,7 @@ struct DocumentsController {
             throw APIError.badRequest("The request body is not an edit submission: \(error.description)")
         }
         return DocumentStateBody(
-            try await withDocument(id) {
+            try await library.document(id) {
                 try await $0.perform(
                     submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture,
                     author: context.author)
@@ -273,7 +273,7 @@ struct DocumentsController {
         let image = try ImagesController.validatedImage(try await collect(request, limit: BodyLimits.backgroundImage))
         let (data, mimeType) = (image.data, image.mimeType)
         return DocumentStateBody(
-            try await withDocument(id) { document in
+            try await library.document(id) { document in
                 let version = if let baseVersion { baseVersion } else { try await document.state().version }
                 return try await document.perform(
                     [.setBackground(.image(data: data, mimeType: mimeType))], baseVersion: version,
@@ -284,13 +284,13 @@ struct DocumentsController {
     @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
         return DocumentStateBody(
-            try await withDocument(id) { try await $0.undo(author: context.author) }, role: grant.role)
+            try await library.document(id) { try await $0.undo(author: context.author) }, role: grant.role)
     }
 
     @Sendable func redo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
         return DocumentStateBody(
-            try await withDocument(id) { try await $0.redo(author: context.author) }, role: grant.role)
+            try await library.document(id) { try await $0.redo(author: context.author) }, role: grant.role)
     }
 
     /// The document the path names and the requester's grant on it, if it allows `need`: before
@@ -303,7 +303,7 @@ struct DocumentsController {
 
     /// The document now, or at the version `?version=N` asks for (docs/API.md, "History").
     private func state(_ id: UUID, _ request: Request) async throws -> LiveDocumentState {
-        let current = try await withDocument(id) { try await $0.state() }
+        let current = try await library.document(id) { try await $0.state() }
         guard let text = request.uri.queryParameters.get("version") else { return current }
         guard let version = Int(text), version >= 0 else {
             throw APIError.badRequest("The version must be a whole number, 0 or more.")
@@ -330,15 +330,6 @@ struct DocumentsController {
     /// Who owns what the request creates: the signed-in user (or the local one).
     static func owner(_ context: AppRequestContext) throws -> UUID {
         try context.access.account(for: "make documents of your own; a share link opens only its document")
-    }
-
-    private func withDocument<T: Sendable>(
-        _ id: UUID, _ body: @Sendable (LiveDocument) async throws -> T
-    ) async throws -> T {
-        guard let result = try await library.withDocument(id, body) else {
-            throw APIError.notFound("There is no document \(id).")
-        }
-        return result
     }
 
 }

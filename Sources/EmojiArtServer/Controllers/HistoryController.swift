@@ -141,9 +141,7 @@ struct HistoryController {
         guard format == "apng" || format == "gif" else {
             throw APIError.badRequest("Unknown replay format \"\(format.prefix(40))\"; use apng or gif.")
         }
-        guard let now = try await library.withDocument(id, { try await $0.state() }) else {
-            throw APIError.notFound("There is no document \(id).")
-        }
+        let now = try await library.document(id) { try await $0.state() }
         let current = now.version
         let to = try Self.integer(query.get("to"), named: "to", in: 0...current) ?? current
         let from = try Self.integer(query.get("from"), named: "from", in: 0...to) ?? 0
@@ -197,10 +195,7 @@ struct HistoryController {
     }
 
     private func currentVersion(_ id: UUID) async throws -> Int {
-        guard let state = try await library.withDocument(id, { try await $0.state() }) else {
-            throw APIError.notFound("There is no document \(id).")
-        }
-        return state.version
+        try await library.document(id) { try await $0.state() }.version
     }
 
     /// `GET /api/documents/{id}/history[?before=V][&limit=N]`
@@ -208,9 +203,7 @@ struct HistoryController {
         let (id, _) = try await access.require(.view, context)
         let query = request.uri.queryParameters
         let limit = try Self.integer(query.get("limit"), named: "limit", in: 1...Self.maximumLimit) ?? Self.defaultLimit
-        guard let current = try await library.withDocument(id, { try await $0.state() }) else {
-            throw APIError.notFound("There is no document \(id).")
-        }
+        let current = try await library.document(id) { try await $0.state() }
         let before = try Self.integer(query.get("before"), named: "before", in: 0...Int.max) ?? current.version + 1
         let page = try await library.history.page(of: id, before: min(before, current.version + 1), limit: limit)
         var names = AuthorNames(users: users)

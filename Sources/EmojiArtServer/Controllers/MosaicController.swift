@@ -92,7 +92,7 @@ struct MosaicController {
         if previewing { return try await preview(id, body, context) }
         let (state, mosaic, _) = try await make(id, body, context, drawing: false)
         let replace = body.replace ?? false
-        let done = try await withDocument(id) { document in
+        let done = try await library.document(id) { document in
             // Placed on the document as it is now, which may have changed while the mosaic was made.
             let now = try await document.state()
             guard now.document.background == state.document.background else {
@@ -137,7 +137,7 @@ struct MosaicController {
         let recipe = MosaicRecipe(
             columns: body.columns, region: body.region, emojis: try await emojis(body.emojis ?? "all", context),
             options: MosaicOptions(dither: body.dither ?? false))
-        let state = try await withDocument(id) { try await $0.state() }
+        let state = try await library.document(id) { try await $0.state() }
         guard let image = try await pictures.storedImage(for: state.document.background) else {
             throw EmojiArtError(
                 .invalidBackground,
@@ -208,15 +208,6 @@ struct MosaicController {
             throw APIError(
                 status: .serviceUnavailable, code: "busy",
                 message: "Too many mosaics are being made. Try again in a few seconds.", headers: [.retryAfter: "5"])
-        }
-        return result
-    }
-
-    private func withDocument<T: Sendable>(
-        _ id: UUID, _ body: @Sendable (LiveDocument) async throws -> T
-    ) async throws -> T {
-        guard let result = try await library.withDocument(id, body) else {
-            throw APIError.notFound("There is no document \(id).")
         }
         return result
     }
