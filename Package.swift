@@ -216,7 +216,8 @@ let package = Package(
             name: "EmojiArtServerTests",
             dependencies: [
                 "EmojiArtServer", "EmojiArtLive", "EmojiArtStore", "EmojiArtTestSupport", "EmojiArtImaging",
-                "EmojiArtKit", "EmojiArtJokes", "EmojiArtWire", "EmojiArtStorePostgres", "EmojiArtGame",
+                "EmojiArtKit", "EmojiArtJokes", "EmojiArtWire", "EmojiArtStoreSQLite", "EmojiArtStorePostgres",
+                "EmojiArtGame",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -235,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "EmojiArtGameTests",
             dependencies: [
-                "EmojiArtGame", "EmojiArtStore", "EmojiArtFetch",
+                "EmojiArtGame", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),

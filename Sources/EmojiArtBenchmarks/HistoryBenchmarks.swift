@@ -20,17 +20,18 @@ enum HistoryBenchmarks {
             "emojiart-bench-history-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sqlite = try SQLiteDocumentStore(path: folder.appendingPathComponent("history.sqlite").path)
+        let sqlite = try SQLiteDatabase(path: folder.appendingPathComponent("history.sqlite").path)
         try await measure(
-            sqlite, label: "SQLite", versions: versions, smoke: smoke, size: { try await sqliteBytes(sqlite) },
+            SQLDocumentStore(database: sqlite), label: "SQLite", versions: versions, smoke: smoke,
+            size: { try await sqliteBytes(sqlite) },
             into: &report)
         if let url = ProcessInfo.processInfo.environment["EMOJIART_TEST_POSTGRES"], !url.isEmpty {
             var logger = Logger(label: "bench")
             logger.logLevel = .error
-            let postgres = try await PostgresDocumentStore.open(try .init(url: url), logger: logger)
+            let postgres = try await PostgreSQLDatabase.open(try .init(url: url), logger: logger)
             defer { postgres.close() }
             try await measure(
-                postgres, label: "PostgreSQL", versions: versions, smoke: smoke,
+                SQLDocumentStore(database: postgres), label: "PostgreSQL", versions: versions, smoke: smoke,
                 size: { try await postgresBytes(postgres) }, into: &report)
         } else if !smoke {
             print("(set $EMOJIART_TEST_POSTGRES for the PostgreSQL figures; scripts/benchmark history does)")
@@ -111,17 +112,17 @@ enum HistoryBenchmarks {
 
     /// The pages SQLite's `dbstat` counts for the log and the checkpoints (the database as it
     /// reads, WAL included).
-    static func sqliteBytes(_ store: SQLiteDocumentStore) async throws -> Sizes {
-        let rows = try await store.sql.read(
-            SQLStatement("SELECT name, SUM(pgsize) FROM dbstat WHERE name IN ('editLog', 'checkpoint') GROUP BY name"))
+    static func sqliteBytes(_ database: SQLiteDatabase) async throws -> Sizes {
+        let rows = try await database.read(
+            SQLStatement("SELECT name, SUM(pgsize) FROM dbstat WHERE name IN ('edit_log', 'checkpoint') GROUP BY name"))
         var sizes: [String: Int] = [:]
         for row in rows { if case .text(let name) = row[0] { sizes[name] = row[1].int ?? 0 } }
-        return (sizes["editLog"] ?? 0, sizes["checkpoint"] ?? 0)
+        return (sizes["edit_log"] ?? 0, sizes["checkpoint"] ?? 0)
     }
 
     /// `pg_total_relation_size` (rows, indexes and TOAST) of the log and the checkpoints.
-    static func postgresBytes(_ store: PostgresDocumentStore) async throws -> Sizes {
-        let rows = try await store.sql.read(
+    static func postgresBytes(_ database: PostgreSQLDatabase) async throws -> Sizes {
+        let rows = try await database.read(
             SQLStatement(
                 "SELECT pg_total_relation_size('edit_log')::bigint, pg_total_relation_size('checkpoint')::bigint"))
         return (rows.first?[0].int ?? 0, rows.first?[1].int ?? 0)

@@ -39,15 +39,15 @@ enum InstanceBenchmarks {
             configuration.liftSharedLiveLimits()
             var quiet = Logger(label: "bench")
             quiet.logLevel = .error
-            let storeA = try await PostgresDocumentStore.open(database, logger: quiet)
-            let storeB = try await PostgresDocumentStore.open(database, logger: quiet)
+            let storeA = try await PostgreSQLDatabase.open(database, logger: quiet)
+            let storeB = try await PostgreSQLDatabase.open(database, logger: quiet)
             defer {
                 storeA.close()
                 storeB.close()
             }
             let shared = configuration
-            let storesA = Stores(documents: storeA, database: storeA.sql)
-            let storesB = Stores(documents: storeB, database: storeB.sql)
+            let storesA = Stores(database: storeA)
+            let storesB = Stores(database: storeB)
             let steps = try await ServerBenchmarks.withServer(shared, stores: storesA) { baseA in
                 try await ServerBenchmarks.withServer(shared, stores: storesB) { baseB in
                     try await measure(scenario, bases: [baseA, baseB], rates: rates, duration: duration, smoke: smoke)

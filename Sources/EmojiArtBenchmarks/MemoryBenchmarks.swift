@@ -23,7 +23,7 @@ enum MemoryBenchmarks {
             "emojiart-bench-memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteDocumentStore(path: folder.appendingPathComponent("emojiart.sqlite").path)
+        let store = try Stores.sqlite(path: folder.appendingPathComponent("emojiart.sqlite").path).documents
         let documents = (0..<documentCount).map { _ in UUID() }
         let generated = try generatedDocument(count: emojiCount)
         for id in documents {

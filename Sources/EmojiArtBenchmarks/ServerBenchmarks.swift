@@ -22,7 +22,7 @@ enum ServerBenchmarks {
         let client = HTTPClient.shared
         let duration: Duration = smoke ? .milliseconds(300) : .seconds(5)
 
-        for durability in SQLiteDocumentStore.Durability.allCases {
+        for durability in SQLiteDatabase.Durability.allCases {
             var configuration = ServerConfiguration()
             configuration.port = 0
             configuration.durability = durability
@@ -57,14 +57,15 @@ enum ServerBenchmarks {
         let big = try generatedDocument(count: smoke ? 100 : 10_000)
         try FileManager.default.createDirectory(
             atPath: try require(configuration.dataDirectory), withIntermediateDirectories: true)
-        let store = try SQLiteDocumentStore(path: try require(configuration.databasePath))
+        let store = try Stores.sqlite(path: try require(configuration.databasePath)).documents
         let id = UUID()
         try await store.createDocument(
             StoredDocument(id: id, document: big, version: 0, createdAt: Date(), updatedAt: Date()), owner: LocalUser.id
         )
         var libraryTimes: [Double] = []
         for _ in 0..<(smoke ? 2 : 10) {
-            let library = DocumentLibrary(store: try SQLiteDocumentStore(path: try require(configuration.databasePath)))
+            let library = DocumentLibrary(
+                store: try Stores.sqlite(path: try require(configuration.databasePath)).documents)
             let start = ContinuousClock.now
             _ = try await library.withDocument(id) { try await $0.state().version }
             libraryTimes.append(seconds(ContinuousClock.now - start))
@@ -93,7 +94,8 @@ enum ServerBenchmarks {
         }
         var tailTimes: [Double] = []
         for _ in 0..<(smoke ? 2 : 10) {
-            let library = DocumentLibrary(store: try SQLiteDocumentStore(path: try require(configuration.databasePath)))
+            let library = DocumentLibrary(
+                store: try Stores.sqlite(path: try require(configuration.databasePath)).documents)
             let start = ContinuousClock.now
             _ = try await library.withDocument(tailID) { try await $0.state().version }
             tailTimes.append(seconds(ContinuousClock.now - start))

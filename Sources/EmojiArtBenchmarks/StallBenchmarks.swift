@@ -46,7 +46,7 @@ enum StallBenchmarks {
         let (readers, sleepers) =
             if let openers, openers.count == 2 { (openers[0], openers[1]) } else { smoke ? (15, 5) : (150, 50) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = try SQLiteDocumentStore(path: try require(configuration.databasePath))
+        let store = try Stores.sqlite(path: try require(configuration.databasePath)).documents
         let big = UUID()
         try await store.createDocument(
             StoredDocument(

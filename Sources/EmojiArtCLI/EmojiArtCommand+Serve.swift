@@ -74,7 +74,7 @@ extension EmojiArtCommand {
                 full: fsync every commit (survives power loss); normal: survives the server being killed, \
                 not the machine crashing. Default full ($EMOJIART_DURABILITY).
                 """)
-        var durability: SQLiteDocumentStore.Durability?
+        var durability: SQLiteDatabase.Durability?
 
         @Option(
             help: """
@@ -238,4 +238,4 @@ extension EmojiArtCommand {
 }
 
 /// `--durability full|normal`, checked by the argument parser.
-extension SQLiteDocumentStore.Durability: ExpressibleByArgument {}
+extension SQLiteDatabase.Durability: ExpressibleByArgument {}

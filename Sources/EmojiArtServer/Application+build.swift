@@ -4,6 +4,7 @@ import EmojiArtJokes
 import EmojiArtKit
 import EmojiArtLive
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import EmojiArtWeb
 import EmojiArtWire
 import Foundation
@@ -55,10 +56,10 @@ public func buildApplication(
         logger: logger)
     let router = buildRouter(components, telemetry: configuration.requestTelemetry, logger: logger)
     var services = observability + prepared.services
-    if let shared = stores.shared {
+    if let changes = stores.changes {
         services.append(
             StoreChangeService(
-                store: shared, library: library, palettes: components.palettes, grants: components.grants))
+                changes: changes, library: library, palettes: components.palettes, grants: components.grants))
     }
     let live = LiveChannel(
         library: library, access: components.documentAccess, grants: components.grants,
@@ -123,7 +124,7 @@ public struct ServerComponents: Sendable {
         self.stores = stores
         self.library = library ?? DocumentLibrary(store: stores.documents)
         palettes = PaletteLibraries(store: stores.palettes)
-        builtInPalettes = PaletteLibrary(store: InMemoryStore())
+        builtInPalettes = PaletteLibrary(store: Stores.inMemory().palettes)
         self.jokes = jokes
         self.settings = settings
         self.siteGuard = siteGuard

@@ -32,7 +32,7 @@ public struct ServerConfiguration: Sendable {
     /// `~/.local/share/emojiart` (``defaultDataDirectory(environment:)``).
     public var dataDirectory: String?
     /// `--durability`, `$EMOJIART_DURABILITY`.
-    public var durability: SQLiteDocumentStore.Durability = .full
+    public var durability: SQLiteDatabase.Durability = .full
     /// A PostgreSQL database (`postgres://user:password@host:port/database`) instead of the
     /// SQLite file: several servers can then share it (`--database`, `$EMOJIART_DATABASE_URL`).
     public var databaseURL: String?
@@ -136,7 +136,7 @@ public struct ServerConfiguration: Sendable {
         }
         dataDirectory = Self.defaultDataDirectory(environment: environment)
         if let text = value("EMOJIART_DURABILITY") {
-            guard let durability = SQLiteDocumentStore.Durability(rawValue: text) else {
+            guard let durability = SQLiteDatabase.Durability(rawValue: text) else {
                 throw ConfigurationError("$EMOJIART_DURABILITY must be full or normal, not \"\(text.prefix(40))\".")
             }
             self.durability = durability
@@ -289,23 +289,23 @@ public struct ServerConfiguration: Sendable {
     /// listening; for SQLite (migrated as it opens) and memory, nothing more.
     public func prepareStores(logger: Logger) throws -> PreparedStores {
         guard let databaseURL else { return PreparedStores(stores: try makeStores()) }
-        let store = PostgresDocumentStore(
-            connection: try PostgresDocumentStore.Connection(url: databaseURL), logger: logger)
+        let database = PostgreSQLDatabase(
+            connection: try PostgreSQLDatabase.Connection(url: databaseURL), logger: logger)
         return PreparedStores(
-            stores: Stores(documents: store, database: store.sql), services: [store.client], migrate: store.migrate)
+            stores: Stores(database: database), services: [database.client], migrate: database.migrate)
     }
 
     /// Opens the configured stores: PostgreSQL (connected and migrated) if ``databaseURL`` is
     /// set, else as ``makeStores()``.
     public func openStores(logger: Logger) async throws -> Stores {
         guard let databaseURL else { return try makeStores() }
-        return try await .postgres(try PostgresDocumentStore.Connection(url: databaseURL), logger: logger)
+        return try await .postgres(try PostgreSQLDatabase.Connection(url: databaseURL), logger: logger)
     }
 
     /// Where documents are kept, for the startup message (never with a password).
     public var storeDescription: String {
         if let databaseURL {
-            return (try? PostgresDocumentStore.Connection(url: databaseURL).description) ?? "PostgreSQL"
+            return (try? PostgreSQLDatabase.Connection(url: databaseURL).description) ?? "PostgreSQL"
         }
         return databasePath ?? "memory (nothing is saved)"
     }

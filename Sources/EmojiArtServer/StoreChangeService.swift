@@ -3,20 +3,20 @@ import EmojiArtStore
 import Logging
 import ServiceLifecycle
 
-/// For a store other processes write to as well (``SharedDocumentStore``: other servers on
+/// For a database other processes write to as well (``StoreChangeFeed``: other servers on
 /// PostgreSQL, heard through `NOTIFY`; the command line on SQLite): hears every change committed
 /// elsewhere and brings this server's open documents, palettes and live grants up to date, so a
 /// window on this server sees, live, edits made through another, and palettes changed with
 /// `emojiart palettes`.
 struct StoreChangeService: Service {
-    let store: any SharedDocumentStore
+    let changes: any StoreChangeFeed
     let library: DocumentLibrary
     let palettes: PaletteLibraries
     let grants: LiveGrants
 
     func run() async throws {
         try await cancelWhenGracefulShutdown {
-            await store.followChanges { change in await handle(change) }
+            await changes.followChanges { change in await handle(change) }
         }
     }
 

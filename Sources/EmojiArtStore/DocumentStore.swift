@@ -12,9 +12,9 @@ import Foundation
 ///
 /// One aggregate per protocol: palettes (``PaletteStore``), images (``ImageStore``), users,
 /// sessions, tokens, shares and links have stores of their own; ``Stores`` holds one of each.
-/// Implementations: ``InMemoryStore`` for tests, `SQLiteDocumentStore` (EmojiArtStoreSQLite,
-/// the default), `PostgresDocumentStore` (EmojiArtStorePostgres, several servers on one database).
-/// Every method either completes whole or throws and changes nothing.
+/// One implementation, ``SQLDocumentStore``, on either database: SQLite (EmojiArtStoreSQLite, the
+/// default, in a file or in memory) or PostgreSQL (EmojiArtStorePostgres, several servers on one
+/// database). Every method either completes whole or throws and changes nothing.
 public protocol DocumentStore: Sendable {
     /// A short name for health checks and logs, e.g. "sqlite".
     var kind: String { get }
@@ -90,9 +90,9 @@ public protocol DocumentStore: Sendable {
     func deleteDocument(id: UUID) async throws -> Bool
 }
 
-/// A store other processes write to as well — other servers on PostgreSQL, the command line
-/// on SQLite — that tells this one of their changes.
-public protocol SharedDocumentStore: DocumentStore {
+/// The changes other processes commit to a store they share — other servers on PostgreSQL,
+/// the command line on an SQLite file — as this one hears of them.
+public protocol StoreChangeFeed: Sendable {
     /// Hands `handle` the changes committed to the store from elsewhere (PostgreSQL: by any
     /// server, this one's too), one at a time, until the calling task is cancelled. Run by the
     /// server as a service.

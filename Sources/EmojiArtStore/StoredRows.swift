@@ -1,28 +1,16 @@
 import EmojiArtKit
 import Foundation
 
-/// A document's row as the SQL stores keep it: the snapshot as native `.emojiart` bytes, dates
+/// A document's snapshot as ``SQLDocumentStore`` keeps it: the snapshot as native `.emojiart` bytes, dates
 /// in seconds since 1970.
-package struct StoredSnapshotRow: Sendable {
-    package var snapshot: Data
-    package var snapshotVersion: Int
-    package var createdAt: Double
-    package var updatedAt: Double
-
-    package init(snapshot: Data, snapshotVersion: Int, createdAt: Double, updatedAt: Double) {
-        self.snapshot = snapshot
-        self.snapshotVersion = snapshotVersion
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
-
-    /// The snapshot and the log after it, decoded; damaged bytes are ``StoreError/corrupt(_:)``.
-    package func decoded(id: UUID, log: [StoredLogRow]) throws -> (snapshot: StoredDocument, log: [LogEntry]) {
-        (try document(id: id), try log.map { try $0.entry(of: id) })
-    }
+struct StoredSnapshotRow: Sendable {
+    var snapshot: Data
+    var snapshotVersion: Int
+    var createdAt: Double
+    var updatedAt: Double
 
     /// The snapshot, decoded (also a checkpoint's: its date is `updatedAt`).
-    package func document(id: UUID) throws -> StoredDocument {
+    func document(id: UUID) throws -> StoredDocument {
         let decoded: DecodedDocument
         do {
             decoded = try EmojiArtFile.read(Array(snapshot))
@@ -35,37 +23,17 @@ package struct StoredSnapshotRow: Sendable {
     }
 }
 
-/// A log entry as the SQL stores keep it: the edits encoded, the date in seconds since 1970.
-package struct StoredLogRow: Sendable {
-    package var version: Int
-    package var edits: Data
-    package var date: Double
-    package var step: String?
-    package var requestID: String?
-    package var author: UUID?
-    package var actionName: String?
+/// A log entry as ``SQLDocumentStore`` keeps it: the edits encoded, the date in seconds since 1970.
+struct StoredLogRow: Sendable {
+    var version: Int
+    var edits: Data
+    var date: Double
+    var step: String?
+    var requestID: String?
+    var author: UUID?
+    var actionName: String?
 
-    package init(
-        version: Int, edits: Data, date: Double, step: String?, requestID: String?, author: UUID?,
-        actionName: String?
-    ) {
-        self.version = version
-        self.edits = edits
-        self.date = date
-        self.step = step
-        self.requestID = requestID
-        self.author = author
-        self.actionName = actionName
-    }
-
-    package init(_ entry: LogEntry) {
-        self.init(
-            version: entry.version, edits: Data(Edit.encodeList(entry.edits)), date: entry.date.timeIntervalSince1970,
-            step: entry.step.storedForm, requestID: entry.requestID, author: entry.author,
-            actionName: entry.actionName)
-    }
-
-    package func entry(of id: UUID) throws -> LogEntry {
+    func entry(of id: UUID) throws -> LogEntry {
         do {
             return LogEntry(
                 version: version, edits: try Edit.decodeList(Array(edits)), date: Date(timeIntervalSince1970: date),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One store for each aggregate, as a server or command uses them. They may share one database
-/// (SQLite, PostgreSQL, memory), but each user of them depends only on the protocol it needs.
+/// (SQLite in a file or in memory, PostgreSQL), but each user of them depends only on the protocol it needs.
 public struct Stores: Sendable {
     public var documents: any DocumentStore
     public var palettes: any PaletteStore
@@ -16,7 +16,7 @@ public struct Stores: Sendable {
     public init(
         documents: any DocumentStore, palettes: any PaletteStore, images: any ImageStore, users: any UserStore,
         sessions: any SessionStore, tokens: any TokenStore, shares: any ShareStore, links: any LinkStore,
-        revocations: any RevocationStore
+        revocations: any RevocationStore, changes: (any StoreChangeFeed)? = nil
     ) {
         self.documents = documents
         self.palettes = palettes
@@ -27,29 +27,24 @@ public struct Stores: Sendable {
         self.shares = shares
         self.links = links
         self.revocations = revocations
+        self.changes = changes
     }
 
-    /// The documents' own store (whose SQL differs between databases), the rest in the shared
-    /// SQL on the same database.
-    public init(documents: any DocumentStore, database: any SQLDatabase) {
+    /// Every store on one SQL database.
+    ///
+    /// - Parameter kind: what health checks and logs call the store; the database's name by default.
+    public init(database: any SQLDatabase, kind: String? = nil) {
         let accounts = SQLAccountStore(database: database)
         self.init(
-            documents: documents, palettes: SQLPaletteStore(database: database),
+            documents: SQLDocumentStore(database: database, kind: kind), palettes: SQLPaletteStore(database: database),
             images: SQLImageStore(database: database),
             users: accounts, sessions: accounts, tokens: accounts, shares: accounts, links: accounts,
-            revocations: accounts)
-    }
-
-    /// Everything in one ``InMemoryStore``.
-    public static func inMemory(_ store: InMemoryStore = InMemoryStore()) -> Stores {
-        Stores(
-            documents: store, palettes: store, images: store, users: store, sessions: store, tokens: store,
-            shares: store, links: store, revocations: store)
+            revocations: accounts, changes: database.changes)
     }
 
     /// "memory", "sqlite" or "postgres".
     public var kind: String { documents.kind }
 
-    /// The feed of changes other servers commit, when the database is shared.
-    public var shared: (any SharedDocumentStore)? { documents as? any SharedDocumentStore }
+    /// The changes other processes commit to the same database, when any can.
+    public var changes: (any StoreChangeFeed)?
 }

@@ -5,9 +5,8 @@ extension Stores {
     /// Every store on one PostgreSQL database: connected and migrated, or failing at once with
     /// the reason.
     public static func postgres(
-        _ connection: PostgresDocumentStore.Connection, logger: Logger = Logger(label: "emojiart.postgres")
+        _ connection: PostgreSQLDatabase.Connection, logger: Logger = Logger(label: "emojiart.postgres")
     ) async throws -> Stores {
-        let documents = try await PostgresDocumentStore.open(connection, logger: logger)
-        return Stores(documents: documents, database: documents.sql)
+        Stores(database: try await PostgreSQLDatabase.open(connection, logger: logger))
     }
 }

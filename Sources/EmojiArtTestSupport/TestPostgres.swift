@@ -11,21 +11,15 @@ public enum TestPostgres {
         ProcessInfo.processInfo.environment["EMOJIART_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// A store on a new, empty database, migrated.
-    public static func freshStore() async throws -> PostgresDocumentStore {
-        try await PostgresDocumentStore.open(try freshDatabase())
-    }
-
     /// Every store on a new, empty database, migrated.
     public static func freshStores() async throws -> Stores {
-        let documents = try await freshStore()
-        return Stores(documents: documents, database: documents.sql)
+        Stores(database: try await PostgreSQLDatabase.open(try freshDatabase()))
     }
 
     /// Creates a new database on the test server and returns where it is.
-    public static func freshDatabase() async throws -> PostgresDocumentStore.Connection {
+    public static func freshDatabase() async throws -> PostgreSQLDatabase.Connection {
         guard let url else { throw StoreError.unavailable("EMOJIART_TEST_POSTGRES is not set") }
-        var connection = try PostgresDocumentStore.Connection(url: url)
+        var connection = try PostgreSQLDatabase.Connection(url: url)
         let name = "test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         let client = PostgresClient(
             configuration: .init(

@@ -1,5 +1,6 @@
 import EmojiArtFetch
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -83,7 +84,7 @@ struct PictureSourceTests {
 
     func unsplash(
         _ base: String, _ behaviour: String, key: String = "test-key", timeout: Duration = .seconds(5),
-        store: InMemoryStore = InMemoryStore()
+        store: any ImageStore = Stores.inMemory().images
     ) -> UnsplashImageSource {
         var policy = AddressPolicy(allowing: "127.0.0.1/32")
         policy.allowsPublicAddresses = false
@@ -103,7 +104,7 @@ struct PictureSourceTests {
 
     @Test func aRandomPhotoIsDownloadedIntoTheImageStore() async throws {
         try await withStub { base, hits in
-            let store = InMemoryStore()
+            let store = Stores.inMemory().images
             let source = unsplash(base, "ok", store: store)
             guard case .stored(let id) = try await source.randomImage() else {
                 Issue.record("not a stored image")
@@ -135,7 +136,7 @@ struct PictureSourceTests {
         // Nothing listening.
         let closed = UnsplashImageSource(
             configuration: .init(baseURL: URL(string: "http://127.0.0.1:9")!, accessKey: "k"), fetcher: ImageFetcher(),
-            images: GameImageStore(store: InMemoryStore()))
+            images: GameImageStore(store: Stores.inMemory().images))
         #expect(await failure(closed)?.description.contains("can't be reached") == true)
     }
 
@@ -183,7 +184,7 @@ struct PictureSourceTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("game-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = InMemoryStore()
+        let store = Stores.inMemory().images
         let images = GameImageStore(store: store)
         try Self.png.write(to: directory.appendingPathComponent("a.png"))
         try "notes".write(to: directory.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)

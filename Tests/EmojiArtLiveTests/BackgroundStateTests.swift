@@ -1,6 +1,7 @@
 import EmojiArtKit
 import EmojiArtLive
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import Synchronization
 import Testing
@@ -35,10 +36,11 @@ final class FakeImageServer: Sendable {
 @Suite("The background image state machine")
 struct BackgroundStateTests {
     let server = FakeImageServer()
-    let store = InMemoryStore()
+    let stores = Stores.inMemory()
+    var store: any DocumentStore { stores.documents }
 
     func makeLibrary() -> DocumentLibrary {
-        DocumentLibrary(store: store, images: BackgroundImages(store: store, fetch: server.fetch))
+        DocumentLibrary(store: stores.documents, images: BackgroundImages(store: stores.images, fetch: server.fetch))
     }
 
     func setBackground(_ library: DocumentLibrary, _ id: UUID, _ text: String?) async throws -> LiveDocumentState? {
@@ -70,7 +72,7 @@ struct BackgroundStateTests {
             Issue.record("the image was not found")
             return
         }
-        #expect(try await store.loadImage(id: imageID)?.mimeType == "image/png")
+        #expect(try await stores.images.loadImage(id: imageID)?.mimeType == "image/png")
 
         _ = try await setBackground(library, id, "https://images.test/missing.jpg")
         let failed = try await settled(library, id)

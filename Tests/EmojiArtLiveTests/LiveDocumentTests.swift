@@ -1,37 +1,42 @@
 import EmojiArtKit
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import Synchronization
 import Testing
 
 @testable import EmojiArtLive
 
-/// A test store around an in-memory one whose history is the in-memory one's.
+/// A test store around in-memory ones whose history is theirs.
 protocol ForwardsHistory: DocumentStore {
-    var base: InMemoryStore { get }
+    var base: Stores { get }
 }
 
 extension ForwardsHistory {
     func logEntries(of id: UUID, in range: ClosedRange<Int>) async throws -> [LogEntry] {
-        try await base.logEntries(of: id, in: range)
+        try await base.documents.logEntries(of: id, in: range)
     }
     func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry] {
-        try await base.recentLogEntries(of: id, through: version, limit: limit)
+        try await base.documents.recentLogEntries(of: id, through: version, limit: limit)
     }
     func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument? {
-        try await base.checkpoint(of: id, atOrBefore: version)
+        try await base.documents.checkpoint(of: id, atOrBefore: version)
     }
-    func ping() async throws { try await base.ping() }
-    func oldestCheckpointVersion(of id: UUID) async throws -> Int? { try await base.oldestCheckpointVersion(of: id) }
-    func saveCheckpoint(_ checkpoint: StoredDocument) async throws { try await base.saveCheckpoint(checkpoint) }
+    func ping() async throws { try await base.documents.ping() }
+    func oldestCheckpointVersion(of id: UUID) async throws -> Int? {
+        try await base.documents.oldestCheckpointVersion(of: id)
+    }
+    func saveCheckpoint(_ checkpoint: StoredDocument) async throws {
+        try await base.documents.saveCheckpoint(checkpoint)
+    }
     func dropHistory(of id: UUID, through version: Int, keeping: Set<Int>) async throws {
-        try await base.dropHistory(of: id, through: version, keeping: keeping)
+        try await base.documents.dropHistory(of: id, through: version, keeping: keeping)
     }
 }
 
 /// A store that counts transactions and can be told to fail, around an in-memory one.
 final class InstrumentedStore: ForwardsHistory, PaletteStore, ImageStore {
-    let base = InMemoryStore()
+    let base = Stores.inMemory()
     let appendCount = Atomic<Int>(0)
     let failAppends = Atomic<Bool>(false)
     /// Fails this many of the next transactions, whenever they come.
@@ -42,12 +47,12 @@ final class InstrumentedStore: ForwardsHistory, PaletteStore, ImageStore {
     let saveDelay = Atomic<Int>(0)
 
     var kind: String { "instrumented" }
-    func listDocuments() async throws -> [DocumentSummary] { try await base.listDocuments() }
+    func listDocuments() async throws -> [DocumentSummary] { try await base.documents.listDocuments() }
     func createDocument(_ record: StoredDocument, owner: UUID) async throws {
-        try await base.createDocument(record, owner: owner)
+        try await base.documents.createDocument(record, owner: owner)
     }
     func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
-        let result = try await base.loadDocument(id: id)
+        let result = try await base.documents.loadDocument(id: id)
         try await Task.sleep(for: .milliseconds(loadDelay.load(ordering: .relaxed)))
         return result
     }
@@ -60,56 +65,56 @@ final class InstrumentedStore: ForwardsHistory, PaletteStore, ImageStore {
             throw StoreError.corrupt("disk full (simulated)")
         }
         appendCount.add(1, ordering: .relaxed)
-        return try await base.append(appends)
+        return try await base.documents.append(appends)
     }
-    func saveSnapshot(_ snapshot: StoredDocument) async throws { try await base.saveSnapshot(snapshot) }
-    func deleteDocument(id: UUID) async throws -> Bool { try await base.deleteDocument(id: id) }
-    func loadPalettes(owner: UUID) async throws -> [Palette]? { try await base.loadPalettes(owner: owner) }
-    func saveImage(_ image: StoredImage) async throws { try await base.saveImage(image) }
+    func saveSnapshot(_ snapshot: StoredDocument) async throws { try await base.documents.saveSnapshot(snapshot) }
+    func deleteDocument(id: UUID) async throws -> Bool { try await base.documents.deleteDocument(id: id) }
+    func loadPalettes(owner: UUID) async throws -> [Palette]? { try await base.palettes.loadPalettes(owner: owner) }
+    func saveImage(_ image: StoredImage) async throws { try await base.images.saveImage(image) }
     func saveImageSource(_ url: String, imageID: String) async throws {
-        try await base.saveImageSource(url, imageID: imageID)
+        try await base.images.saveImageSource(url, imageID: imageID)
     }
-    func imageID(forSource url: String) async throws -> String? { try await base.imageID(forSource: url) }
-    func loadImage(id: String) async throws -> StoredImage? { try await base.loadImage(id: id) }
+    func imageID(forSource url: String) async throws -> String? { try await base.images.imageID(forSource: url) }
+    func loadImage(id: String) async throws -> StoredImage? { try await base.images.loadImage(id: id) }
     func recordImageUse(_ imageID: String, by use: ImageUse) async throws {
-        try await base.recordImageUse(imageID, by: use)
+        try await base.images.recordImageUse(imageID, by: use)
     }
     func mayRead(imageID: String, _ reader: ImageReader) async throws -> Bool {
-        try await base.mayRead(imageID: imageID, reader)
+        try await base.images.mayRead(imageID: imageID, reader)
     }
     func savePalettes(_ palettes: [Palette], owner: UUID) async throws {
         try await Task.sleep(for: .milliseconds(saveDelay.load(ordering: .relaxed)))
-        try await base.savePalettes(palettes, owner: owner)
+        try await base.palettes.savePalettes(palettes, owner: owner)
     }
 }
 
 /// A store whose appends conflict on demand while its log never shows what they conflicted
 /// with (a lagging replica), counting the reads.
 final class LaggingStore: ForwardsHistory {
-    let base = InMemoryStore()
+    let base = Stores.inMemory()
     let conflict = Atomic<Bool>(false)
     let reads = Atomic<Int>(0)
 
     var kind: String { "lagging" }
-    func listDocuments() async throws -> [DocumentSummary] { try await base.listDocuments() }
+    func listDocuments() async throws -> [DocumentSummary] { try await base.documents.listDocuments() }
     func createDocument(_ record: StoredDocument, owner: UUID) async throws {
-        try await base.createDocument(record, owner: owner)
+        try await base.documents.createDocument(record, owner: owner)
     }
     func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
-        try await base.loadDocument(id: id)
+        try await base.documents.loadDocument(id: id)
     }
     func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         if conflict.load(ordering: .relaxed) {
             return appends.map { .failure(StoreError.versionConflict(id: $0.id, expected: $0.entries[0].version - 1)) }
         }
-        return try await base.append(appends)
+        return try await base.documents.append(appends)
     }
     func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {
         reads.add(1, ordering: .relaxed)
         return []
     }
-    func saveSnapshot(_ snapshot: StoredDocument) async throws { try await base.saveSnapshot(snapshot) }
-    func deleteDocument(id: UUID) async throws -> Bool { try await base.deleteDocument(id: id) }
+    func saveSnapshot(_ snapshot: StoredDocument) async throws { try await base.documents.saveSnapshot(snapshot) }
+    func deleteDocument(id: UUID) async throws -> Bool { try await base.documents.deleteDocument(id: id) }
 }
 
 /// A clock the test moves by hand.
@@ -261,7 +266,9 @@ struct LiveDocumentTests {
         let stored = try #require(try await store.loadDocument(id: created.id))
         #expect(stored.snapshot.version == 3)
         #expect(stored.log.count == 4, "opening replays the tail")
-        #expect(store.base.logLength(of: created.id) == 7, "the log before the snapshot stays, as history")
+        #expect(
+            try await store.base.documents.logEntries(of: created.id, in: 0...100).count == 7,
+            "the log before the snapshot stays, as history")
         #expect(try await store.loadCurrent(id: created.id)?.document == document.state().document)
         // On shutdown, everything beyond the tail is folded in.
         _ = try await document.perform([emoji(7)], baseVersion: 7)
@@ -272,7 +279,7 @@ struct LiveDocumentTests {
     // Finding 2 and the log as the truth: a fresh start has the undo history and the request
     // ids back, from the log.
     @Test func aCopyOpenedAfreshRecognisesResentRequestsAndUndoesWhatWasDoneBefore() async throws {
-        let store = InMemoryStore()
+        let store = Stores.inMemory().documents
         let before = makeLibrary(store: store)
         let created = try await before.create(try EmojiArtDocument())
         _ = try await before.withDocument(created.id) {
@@ -415,7 +422,7 @@ struct LiveDocumentTests {
     // Finding 4: a rebase onto another server's background starts fetching it.
     @Test func aRebaseRefreshesTheBackground() async throws {
         let store = InstrumentedStore()
-        let images = BackgroundImages(store: store.base) { _ in throw BackgroundImageError(reason: "offline") }
+        let images = BackgroundImages(store: store.base.images) { _ in throw BackgroundImageError(reason: "offline") }
         let here = DocumentLibrary(store: store, images: images)
         let there = makeLibrary(store: store)
         let created = try await here.create(try EmojiArtDocument())
@@ -560,7 +567,7 @@ struct LiveDocumentTests {
     }
 
     @Test func paletteSubscribersHearEveryChangeAndChangesMadeToTheStoreElsewhere() async throws {
-        let store = InMemoryStore()
+        let store = Stores.inMemory().palettes
         let palettes = PaletteLibrary(store: store)
         let (current, updates) = try await palettes.subscribe()
         #expect(current.palettes.count == 9)
@@ -589,7 +596,7 @@ struct LiveDocumentTests {
     /// that save is still returning, are taken once the save ends (not skipped for good).
     @Test func aChangeHeardWhileSavingIsTakenAfterTheSave() async throws {
         final class CommandLineAfterSave: PaletteStore {
-            let base = InMemoryStore()
+            let base = Stores.inMemory().palettes
             let library = Mutex<PaletteLibrary?>(nil)
             let theirs = Mutex<[Palette]?>(nil)
             func loadPalettes(owner: UUID) async throws -> [Palette]? { try await base.loadPalettes(owner: owner) }
@@ -615,7 +622,7 @@ struct LiveDocumentTests {
     }
 
     @Test func palettesStartWithTheBuiltInsAndPersist() async throws {
-        let store = InMemoryStore()
+        let store = Stores.inMemory().palettes
         let palettes = PaletteLibrary(store: store)
         #expect(try await palettes.palettes().map(\.name).first == "Vehicles")
         #expect(try await store.loadPalettes(owner: LocalUser.id)?.count == 9)

@@ -1,5 +1,6 @@
 import EmojiArtKit
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import EmojiArtTestSupport
 import EmojiArtWire
 import Foundation
@@ -178,7 +179,7 @@ struct LiveSyncFuzzTests {
 
     static func run(seed: UInt64, recordingInto replay: inout ChromiumReplay.Run) async throws -> String? {
         var random = SplitMix64(seed: seed)
-        let store = InMemoryStore()
+        let store = Stores.inMemory().documents
         let server = Server(DocumentLibrary(store: store))
         var start = try EmojiArtDocument(title: "Fuzz")
         for index in 0..<8 {

@@ -12,16 +12,15 @@ import Testing
 @Suite("The log tail on every store")
 struct LogTailTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case memory, sqlite, postgres
+        case sqlite, postgres
         var testDescription: String { rawValue }
 
-        static var available: [Kind] { TestPostgres.url == nil ? [.memory, .sqlite] : allCases }
+        static var available: [Kind] { TestPostgres.url == nil ? [.sqlite] : allCases }
 
         func makeStore() async throws -> any DocumentStore {
             switch self {
-            case .memory: InMemoryStore()
-            case .sqlite: try Stores.sqlite(try DatabaseQueue()).documents
-            case .postgres: try await TestPostgres.freshStore()
+            case .sqlite: Stores.inMemory().documents
+            case .postgres: try await TestPostgres.freshStores().documents
             }
         }
     }

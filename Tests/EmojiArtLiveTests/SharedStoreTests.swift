@@ -15,17 +15,17 @@ import Testing
 struct SharedStoreTests {
     /// One "server": a library on its own store, hearing the store's changes.
     final class Server: Sendable {
-        let store: PostgresDocumentStore
+        let database: PostgreSQLDatabase
         let library: DocumentLibrary
         let listening: Task<Void, Never>
 
-        init(_ database: PostgresDocumentStore.Connection) async throws {
-            store = try await PostgresDocumentStore.open(database)
-            library = DocumentLibrary(store: store)
-            let (store, library) = (self.store, self.library)
+        init(_ connection: PostgreSQLDatabase.Connection) async throws {
+            database = try await PostgreSQLDatabase.open(connection)
+            library = DocumentLibrary(store: SQLDocumentStore(database: database))
+            let (database, library) = (self.database, self.library)
             let ready = AsyncStream.makeStream(of: Void.self)
             listening = Task {
-                await store.followChanges { change in
+                await database.followChanges { change in
                     if change == .resync { ready.continuation.yield() }
                     await library.storeChanged(change)
                 }
@@ -37,7 +37,7 @@ struct SharedStoreTests {
 
         func close() {
             listening.cancel()
-            store.close()
+            database.close()
         }
 
         func perform(_ id: UUID, _ edits: [Edit], base: Int, requestID: String? = nil) async throws -> LiveDocumentState
@@ -191,7 +191,7 @@ struct SharedStoreTests {
         let (onA, onB) = (try await a.state(id), try await b.state(id))
         #expect(onA.document == onB.document)
         #expect(onA.document.emojis.count == 120)
-        let stored = try #require(try await a.store.loadCurrent(id: id))
+        let stored = try #require(try await a.library.store.loadCurrent(id: id))
         #expect(stored.version == 120 && stored.document == onA.document)
     }
 

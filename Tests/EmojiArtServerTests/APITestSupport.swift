@@ -2,6 +2,7 @@ import EmojiArtJokes
 import EmojiArtLive
 import EmojiArtServer
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import Hummingbird
 import HummingbirdTesting

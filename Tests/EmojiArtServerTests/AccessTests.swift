@@ -1,5 +1,6 @@
 import EmojiArtServer
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,6 +1,7 @@
 import EmojiArtKit
 import EmojiArtServer
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,4 +1,5 @@
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -256,6 +257,9 @@ func withLiveServer(
     configuration.dataDirectory = nil
     configuration.access = access
     configuration.passwordCost = 4
+    // The test's HTTP client keeps one connection and doesn't reconnect: a test that waits on
+    // its windows longer than the idle timeout (a loaded machine) must not lose it.
+    configuration.requestHeadTimeout = .seconds(120)
     configure(&configuration)
     let app = try await buildApplication(configuration, stores: stores, logger: Logger(label: "live-test"))
     try await app.test(.live) { client in

@@ -37,6 +37,32 @@ import Testing
         return (writer, endings)
     }
 
+    /// The writer's life as a value: it ends once, with the first ending it is given, hands that
+    /// ending over once, and a stopped writer has nothing to hand over.
+    @Test(arguments: [
+        (LiveWriter.Phase.holding, true, LiveWriter.Phase.ending(Self.revoked)),
+        (.writing, true, .ending(Self.revoked)),
+        (.ending(Self.behind), false, .ending(Self.behind)),
+        (.ended, false, .ended),
+        (.stopped, false, .stopped),
+    ])
+    func theWritingEndsOnceWithTheFirstEnding(from: LiveWriter.Phase, takes: Bool, after: LiveWriter.Phase) {
+        var phase = from
+        #expect(phase.takes == takes)
+        phase.end(Self.revoked)
+        #expect(phase == after)
+        let handedOver = phase.handOver()
+        if case .ending(let ending) = after {
+            #expect(handedOver == ending && phase == .ended)
+        } else {
+            #expect(handedOver == nil && phase == after)
+        }
+        #expect(phase.handOver() == nil, "an ending is handed over once")
+    }
+
+    private static let revoked = LiveWriter.Ending(code: .accessRevoked, reason: "Access revoked.")
+    private static let behind = LiveWriter.Ending(code: .fellBehind, reason: "Too far behind; reconnect.")
+
     @Test func whatComesBeforeTheOpeningIsHeldThenEverythingGoesOutInOrder() throws {
         let channel = EmbeddedChannel()
         let (writer, endings) = writer(channel, limit: 16)

@@ -2,6 +2,7 @@ import EmojiArtGame
 import EmojiArtJokes
 import EmojiArtServer
 import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import Hummingbird
 import Logging

@@ -95,10 +95,10 @@ struct ServerConfigurationTests {
                 #expect(try await api.edit(created, base: version, [addEmoji(x: version)]).status == .ok)
             }
         }
-        let store = try await PostgresDocumentStore.open(database)
-        defer { store.close() }
+        let opened = try await PostgreSQLDatabase.open(database)
+        defer { opened.close() }
         let documentID = try #require(UUID(uuidString: id.withLock { $0 }))
-        let stored = try #require(try await store.loadDocument(id: documentID))
+        let stored = try #require(try await SQLDocumentStore(database: opened).loadDocument(id: documentID))
         #expect(stored.snapshot.version == 4)
         #expect(stored.log.map(\.version) == [5])
         #expect(stored.snapshot.document.emojis.count == 4)

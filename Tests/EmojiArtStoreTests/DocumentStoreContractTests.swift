@@ -258,13 +258,13 @@ struct DocumentStoreContractTests {
         let path = folder.appendingPathComponent("test.sqlite").path
         let stored = try record(title: "Kept")
         do {
-            let store = try SQLiteDocumentStore(path: path)
+            let store = try Stores.sqlite(path: path).documents
             try await store.createDocument(stored, owner: LocalUser.id)
             try await store.append(
                 [LogEntry(version: 1, edits: [.addEmoji(text: "🐶", position: .zero, size: 9)], date: Date())],
                 to: stored.id, summary: summary(stored, version: 1, emojiCount: 1, at: 1))
         }
-        let reopened = try SQLiteDocumentStore(path: path, durability: .normal)
+        let reopened = try Stores.sqlite(path: path, durability: .normal).documents
         let current = try #require(try await reopened.loadCurrent(id: stored.id))
         #expect(current.document.title == "Kept")
         #expect(current.document.emojis.first?.text == "🐶")

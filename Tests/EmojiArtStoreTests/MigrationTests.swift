@@ -19,8 +19,9 @@ struct MigrationTests {
 
     @Test func anSQLiteDatabaseOfTheLastReleaseKeepsEverything() async throws {
         let queue = try DatabaseQueue()
-        try SQLiteDocumentStore.migrator.migrate(queue, upTo: "v4 log steps and request ids")
+        try SQLiteDatabase.migrator.migrate(queue, upTo: "v4 log steps and request ids")
         let snapshot = Data(EmojiArtFile.write(try EmojiArtDocument(title: "Before"), as: .native).bytes)
+        let edits = Data(Edit.encodeList([.retitle("After")]))
         try await queue.write { db in
             try db.execute(
                 sql: """
@@ -29,10 +30,23 @@ struct MigrationTests {
                     INSERT INTO palette (id, position, name, emojis) VALUES (?, 0, 'Old', '🐶🐱');
                     INSERT INTO image (id, mimeType, width, height, bytes, createdAt) VALUES ('abc', 'image/png', 1, 2, x'00', 1);
                     INSERT INTO imageSource (url, imageId) VALUES ('https://example.com/a.png', 'abc');
+                    INSERT INTO editLog (documentId, version, edits, date, step, requestId)
+                    VALUES (?, 1, ?, 2, 'perform', 'r-1');
+                    UPDATE document SET version = 1, title = 'After' WHERE id = ?;
                     """,
-                arguments: [Self.documentID.uuidString, snapshot, Self.paletteID.uuidString])
+                arguments: [
+                    Self.documentID.uuidString, snapshot, Self.paletteID.uuidString, Self.documentID.uuidString, edits,
+                    Self.documentID.uuidString,
+                ])
         }
-        try await expectCarriedForward(try .sqlite(queue))
+        let stores = try Stores.sqlite(queue)
+        // The log, its history and its checkpoint, under the columns PostgreSQL names alike.
+        let (stored, log) = try #require(try await stores.documents.loadDocument(id: Self.documentID))
+        #expect(stored.version == 0 && log.map(\.version) == [1] && log.first?.requestID == "r-1")
+        #expect(log.first?.step == .perform(gesture: nil) && log.first?.edits == [.retitle("After")])
+        #expect(try await stores.documents.oldestCheckpointVersion(of: Self.documentID) == 0)
+        #expect(try await stores.documents.listDocuments().map(\.title) == ["After"])
+        try await expectCarriedForward(stores, title: "After")
     }
 
     @Test(.enabled(if: TestPostgres.url != nil, "needs $EMOJIART_TEST_POSTGRES (scripts/test)"))
@@ -42,7 +56,7 @@ struct MigrationTests {
         let connection = try await database.connect(logger: logger)
         let snapshot = Data(EmojiArtFile.write(try EmojiArtDocument(title: "Before"), as: .native).bytes)
         do {
-            try await PostgresDocumentStore.migrate(on: connection, upTo: 2, logger: logger)
+            try await PostgreSQLDatabase.migrate(on: connection, upTo: 2, logger: logger)
             try await connection.query(
                 """
                 INSERT INTO document (id, title, emoji_count, version, snapshot, snapshot_version, created_at, updated_at)
@@ -63,11 +77,11 @@ struct MigrationTests {
             throw error
         }
         try await connection.close()
-        try await expectCarriedForward(try await .postgres(database))
+        try await expectCarriedForward(try await .postgres(database), title: "Before")
     }
 
-    private func expectCarriedForward(_ stores: Stores) async throws {
-        #expect(try await stores.documents.loadCurrent(id: Self.documentID)?.document.title == "Before")
+    private func expectCarriedForward(_ stores: Stores, title: String) async throws {
+        #expect(try await stores.documents.loadCurrent(id: Self.documentID)?.document.title == title)
         #expect(try await stores.shares.role(of: LocalUser.id, on: Self.documentID) == .owner)
         #expect(
             try await stores.palettes.loadPalettes(owner: LocalUser.id) == [

@@ -11,27 +11,28 @@ import Testing
 struct PostgresStoreTests {
     @Test func instancesStartingTogetherMigrateOnce() async throws {
         let database = try await TestPostgres.freshDatabase()
-        let stores = try await withThrowingTaskGroup(of: PostgresDocumentStore.self) { group in
-            for _ in 0..<4 { group.addTask { try await PostgresDocumentStore.open(database) } }
+        let stores = try await withThrowingTaskGroup(of: PostgreSQLDatabase.self) { group in
+            for _ in 0..<4 { group.addTask { try await PostgreSQLDatabase.open(database) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         for store in stores {
-            #expect(try await store.appliedMigrations() == PostgresDocumentStore.migrationVersions)
+            #expect(try await store.appliedMigrations() == PostgreSQLDatabase.migrationVersions)
             store.close()
         }
         // Opening again applies nothing new.
-        let again = try await PostgresDocumentStore.open(database)
-        #expect(try await again.appliedMigrations() == PostgresDocumentStore.migrationVersions)
+        let again = try await PostgreSQLDatabase.open(database)
+        #expect(try await again.appliedMigrations() == PostgreSQLDatabase.migrationVersions)
         again.close()
     }
 
     @Test func twoInstancesAppendingTheSameVersionNeverForkADocument() async throws {
         let database = try await TestPostgres.freshDatabase()
-        let (a, b) = (try await PostgresDocumentStore.open(database), try await PostgresDocumentStore.open(database))
+        let (first, second) = (try await PostgreSQLDatabase.open(database), try await PostgreSQLDatabase.open(database))
         defer {
-            a.close()
-            b.close()
+            first.close()
+            second.close()
         }
+        let (a, b) = (SQLDocumentStore(database: first), SQLDocumentStore(database: second))
         let date = Date(timeIntervalSince1970: 1_000)
         let record = StoredDocument(
             id: UUID(), document: try EmojiArtDocument(title: "Shared"), version: 0, createdAt: date, updatedAt: date)
@@ -68,23 +69,23 @@ struct PostgresStoreTests {
     }
 
     @Test func aDatabaseThatCantBeUsedIsSaidPlainly() async throws {
-        var closed = try PostgresDocumentStore.Connection(url: "postgres://emojiart@127.0.0.1:1/none?sslmode=disable")
+        var closed = try PostgreSQLDatabase.Connection(url: "postgres://emojiart@127.0.0.1:1/none?sslmode=disable")
         closed.port = 1
         await #expect {
-            _ = try await PostgresDocumentStore.open(closed)
+            _ = try await PostgreSQLDatabase.open(closed)
         } throws: { error in
             "\(error)".contains("can't be used") && "\(error)".contains("refused")
         }
-        var missing = try PostgresDocumentStore.Connection(url: try #require(TestPostgres.url))
+        var missing = try PostgreSQLDatabase.Connection(url: try #require(TestPostgres.url))
         missing.database = "no_such_database"
         await #expect {
-            _ = try await PostgresDocumentStore.open(missing)
+            _ = try await PostgreSQLDatabase.open(missing)
         } throws: { error in
             "\(error)".contains("\"no_such_database\" does not exist")
         }
-        #expect(throws: StoreError.self) { try PostgresDocumentStore.Connection(url: "mysql://localhost/x") }
-        #expect(throws: StoreError.self) { try PostgresDocumentStore.Connection(url: "postgres://h/db?sslmode=maybe") }
-        let parsed = try PostgresDocumentStore.Connection(url: "postgresql://ann:s%40cret@db.internal:6543/art")
+        #expect(throws: StoreError.self) { try PostgreSQLDatabase.Connection(url: "mysql://localhost/x") }
+        #expect(throws: StoreError.self) { try PostgreSQLDatabase.Connection(url: "postgres://h/db?sslmode=maybe") }
+        let parsed = try PostgreSQLDatabase.Connection(url: "postgresql://ann:s%40cret@db.internal:6543/art")
         #expect(parsed.username == "ann" && parsed.password == "s@cret" && parsed.port == 6543)
         #expect(parsed.description == "postgres://ann@db.internal:6543/art")  // no password in logs
     }

@@ -29,21 +29,22 @@ struct SQLiteChangesTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("emojiart.sqlite").path
-        let server = try SQLiteDocumentStore(path: path)
+        let server = try Stores.sqlite(path: path)
         // Its own connections, as `emojiart palettes` in another process has.
-        let commandLine = try SQLiteDocumentStore(path: path)
+        let commandLine = try Stores.sqlite(path: path)
+        let changes = try #require(server.changes)
         let heard = Mutex<[StoreChange]>([])
-        let following = Task { await server.followChanges { change in heard.withLock { $0.append(change) } } }
+        let following = Task { await changes.followChanges { change in heard.withLock { $0.append(change) } } }
         defer { following.cancel() }
         try await Task.sleep(for: .milliseconds(300))
 
-        try await server.createDocument(try document("Ours"), owner: LocalUser.id)
-        try await Task.sleep(for: SQLiteDocumentStore.changeCheckInterval * 2)
+        try await server.documents.createDocument(try document("Ours"), owner: LocalUser.id)
+        try await Task.sleep(for: SQLiteDatabase.changeCheckInterval * 2)
         #expect(heard.withLock { $0 }.isEmpty, "the server's own commit was reported as another's")
 
-        try await commandLine.createDocument(try document("Theirs"), owner: LocalUser.id)
+        try await commandLine.documents.createDocument(try document("Theirs"), owner: LocalUser.id)
         #expect(try await eventually(within: 3) { heard.withLock { $0 } == [.resync] })
-        try await Task.sleep(for: SQLiteDocumentStore.changeCheckInterval * 2)
+        try await Task.sleep(for: SQLiteDatabase.changeCheckInterval * 2)
         #expect(heard.withLock { $0 } == [.resync], "one commit, reported once")
     }
 }

@@ -8,14 +8,14 @@ import Testing
 
 /// Every kind of store the contract suites run against.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
-    case memory, sqliteInMemory, sqliteFile, postgres
+    case memory, sqliteFile, postgres
 
     var testDescription: String { rawValue }
 
     /// Every kind; PostgreSQL when a server for the tests is given ($EMOJIART_TEST_POSTGRES,
     /// which scripts/test sets after starting a throwaway cluster).
     static var available: [StoreKind] {
-        TestPostgres.url == nil ? [.memory, .sqliteInMemory, .sqliteFile] : allCases
+        TestPostgres.url == nil ? [.memory, .sqliteFile] : allCases
     }
 
     /// Fresh, empty stores of this kind, on one database.
@@ -23,7 +23,6 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .postgres: return try await TestPostgres.freshStores()
         case .memory: return .inMemory()
-        case .sqliteInMemory: return try .sqlite(try DatabaseQueue())
         case .sqliteFile:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -99,7 +99,7 @@ def test_graceful_shutdown_keeps_the_log_tail_and_the_history(server):
     assert server.stop() == 0
     import sqlite3
     database = sqlite3.connect(server.data_dir / "emojiart.sqlite")
-    log_length = database.execute("SELECT COUNT(*) FROM editLog").fetchone()[0]
+    log_length = database.execute("SELECT COUNT(*) FROM edit_log").fetchone()[0]
     database.close()
     assert log_length == 20, "the newest entries stay in the log after a snapshot: they are the undo history"
     server.start()

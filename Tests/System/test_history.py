@@ -185,8 +185,8 @@ def test_history_days_thins_old_history_to_one_version_a_day(tmp_path):
     # Versions 1–20 were made long ago: 1–10 twelve days ago, 11–20 eleven days ago.
     with sqlite3.connect(tmp_path / "emojiart.sqlite") as database:
         now = time.time()
-        database.execute("UPDATE editLog SET date = ? - 12 * 86400 + version WHERE version <= 10", (now,))
-        database.execute("UPDATE editLog SET date = ? - 11 * 86400 + version WHERE version BETWEEN 11 AND 20", (now,))
+        database.execute("UPDATE edit_log SET date = ? - 12 * 86400 + version WHERE version <= 10", (now,))
+        database.execute("UPDATE edit_log SET date = ? - 11 * 86400 + version WHERE version BETWEEN 11 AND 20", (now,))
     server = Server(tmp_path, free_port(), "--history-days", "7")
     server.start()
     try:

@@ -44,25 +44,68 @@ final class LiveWriter: Sendable {
     /// take (1 MB) in one go, and every other request on that event loop would wait for all of it.
     static let fragmentsPerTurn = 2
 
+    /// Where the writing is in its life.
+    enum Phase: Sendable, Equatable {
+        /// Before the opening: what comes is held, to go out after it.
+        case holding
+        /// What comes is queued and written.
+        case writing
+        /// Told to end: nothing more is queued; what is still goes out, then the ending is
+        /// handed over.
+        case ending(Ending)
+        /// The ending has been handed over: the connection closes with it.
+        case ended
+        /// Stopped without a word (the connection is closing for another reason): nothing more
+        /// is written, and there is nothing to close with.
+        case stopped
+
+        /// Whether what comes is still taken.
+        var takes: Bool { self == .holding || self == .writing }
+
+        /// Ends the writing with `ending`, unless it is already ending or stopped.
+        mutating func end(_ ending: Ending) {
+            if takes { self = .ending(ending) }
+        }
+
+        /// The ending to hand over, once: after it, ``ended``.
+        mutating func handOver() -> Ending? {
+            guard case .ending(let ending) = self else { return nil }
+            self = .ended
+            return ending
+        }
+    }
+
+    /// The snapshot a window is sent first, while it is being written.
+    enum Snapshot: Sendable {
+        case none
+        /// None of it is written yet.
+        case unwritten(ByteBuffer)
+        /// Its first fragments are out; the rest must follow before any other message.
+        case partlyWritten(rest: ByteBuffer)
+
+        /// What is left to write, and whether its first fragment is out.
+        var left: (bytes: ByteBuffer, begun: Bool)? {
+            switch self {
+            case .none: nil
+            case .unwritten(let bytes): (bytes, false)
+            case .partlyWritten(let rest): (rest, true)
+            }
+        }
+    }
+
     private struct State: Sendable {
+        var phase = Phase.holding
         var outbox: LiveOutbox
-        var started = false
+        /// What came before the opening.
         var held: [LiveOutbox.Item] = []
-        /// What of the snapshot is still to be written, and whether some of it already was.
-        var snapshot: ByteBuffer?
-        var snapshotBegun = false
+        var snapshot = Snapshot.none
         /// Texts waiting for the event loop.
         var queue: [String] = []
         /// Frames and bytes queued or handed to the channel and not yet written to the socket.
         var pendingFrames = 0
         var pendingBytes = 0
+        /// Whether the event loop has been asked to write already (it writes all there is then).
         var drainScheduled = false
-        /// Set once: after it nothing more is queued.
-        var ending: Ending?
-        /// Set once the ending has been handed over.
-        var ended = false
-        /// Ended by ``stop()``: nothing to close with.
-        var stopped = false
     }
 
     private let channel: any Channel
@@ -82,18 +125,18 @@ final class LiveWriter: Sendable {
     /// Takes something for the window; false once the window is no longer written to.
     func deliver(_ item: LiveOutbox.Item) -> Bool {
         let (accepted, schedule) = state.withLock { state -> (Bool, Bool) in
-            guard state.ending == nil, !state.stopped else { return (false, false) }
-            if state.started {
+            switch state.phase {
+            case .writing:
                 Self.queue(item, in: &state, limit: limit)
-            } else {
+            case .holding:
                 state.held.append(item)
-                if state.held.count > limit {
-                    state.held = []
-                    state.ending = Self.fellBehind
-                }
+                guard state.held.count > limit else { return (true, false) }
+                state.held = []
+                state.phase.end(Self.fellBehind)
+            case .ending, .ended, .stopped:
+                return (false, false)
             }
-            let schedule = state.started || state.ending != nil ? Self.claimDrain(&state) : false
-            return (state.ending == nil, schedule)
+            return (state.phase.takes, Self.claimDrain(&state))
         }
         if schedule { channel.eventLoop.execute { self.drain() } }
         return accepted
@@ -103,11 +146,11 @@ final class LiveWriter: Sendable {
     /// it, then whatever comes.
     func start(sentVersion version: Int, opening: Opening) {
         let schedule: Bool = state.withLock { state in
-            guard !state.stopped else { return false }
-            state.started = true
+            guard state.phase != .stopped else { return false }
+            if state.phase == .holding { state.phase = .writing }
             state.outbox = LiveOutbox(sentVersion: version)
             switch opening {
-            case .snapshot(let buffer): state.snapshot = buffer
+            case .snapshot(let buffer): state.snapshot = .unwritten(buffer)
             case .messages(let texts):
                 for text in texts {
                     state.queue.append(text)
@@ -125,8 +168,8 @@ final class LiveWriter: Sendable {
     /// Ends the writing with `code` (a revoked grant, say): what is queued is still written.
     func end(_ code: LiveCloseCode, reason: String) {
         let schedule: Bool = state.withLock { state in
-            guard state.ending == nil, !state.stopped else { return false }
-            state.ending = Ending(code: code, reason: reason)
+            guard state.phase.takes else { return false }
+            state.phase.end(Ending(code: code, reason: reason))
             return Self.claimDrain(&state)
         }
         if schedule { channel.eventLoop.execute { self.drain() } }
@@ -135,41 +178,43 @@ final class LiveWriter: Sendable {
     /// Stops writing without a word: the connection is closing for another reason.
     func stop() {
         state.withLock { state in
-            state.stopped = true
+            state.phase = .stopped
             state.queue = []
             state.held = []
-            state.snapshot = nil
+            state.snapshot = .none
         }
     }
 
     /// True once the writing has ended or stopped: the connection is closing.
-    var isEnding: Bool { state.withLock { $0.ending != nil || $0.stopped } }
+    var isEnding: Bool { state.withLock { !$0.phase.takes } }
 
     /// On the event loop: the socket can take more (or can't); a snapshot being written goes on.
     func writabilityChanged() {
         guard channel.isWritable else { return }
-        let schedule = state.withLock { state in state.snapshot != nil ? Self.claimDrain(&state) : false }
+        let schedule = state.withLock { state in
+            if case .none = state.snapshot { return false }
+            return Self.claimDrain(&state)
+        }
         if schedule { drain() }
     }
 
     private static let fellBehind = Ending(code: .fellBehind, reason: "Too far behind; reconnect.")
 
     private static func queue(_ item: LiveOutbox.Item, in state: inout State, limit: Int) {
-        guard state.ending == nil, !state.stopped else { return }
-        for write in state.outbox.receive(item) {
+        for write in state.outbox.receive(item) where state.phase.takes {
             switch write {
             case .text(let text):
                 state.queue.append(text)
                 state.pendingFrames += 1
                 state.pendingBytes += text.utf8.count
             case .close(let code, let reason):
-                state.ending = Ending(code: code, reason: reason)
+                state.phase.end(Ending(code: code, reason: reason))
             }
         }
-        if state.ending == nil, state.pendingFrames > limit || state.pendingBytes > limitBytes {
+        if state.phase.takes, state.pendingFrames > limit || state.pendingBytes > limitBytes {
             // The window stopped reading: what it has not been sent is dropped with it.
             state.queue = []
-            state.ending = fellBehind
+            state.phase.end(fellBehind)
         }
     }
 
@@ -182,27 +227,25 @@ final class LiveWriter: Sendable {
     /// On the event loop: writes the snapshot as far as the socket takes it, then what is
     /// queued, flushes once, and hands over an ending.
     private func drain() {
-        let taken = state.withLock { state -> (snapshot: ByteBuffer?, begun: Bool, texts: [String], ending: Ending?) in
+        let taken = state.withLock { state -> (snapshot: Snapshot, texts: [String], ending: Ending?) in
             state.drainScheduled = false
-            if state.ending != nil, state.snapshot != nil {
-                // A close may come between a message's fragments; the rest of the snapshot needn't,
-                // nor may another message once some of it is out.
-                state.snapshot = nil
-                if state.snapshotBegun { state.queue = [] }
+            if !state.phase.takes {
+                // A close may come between a message's fragments, but no other message: once the
+                // writing ends, the rest of a snapshot begun goes with what was queued after it,
+                // and one not begun needn't go out at all.
+                if case .partlyWritten = state.snapshot { state.queue = [] }
+                state.snapshot = .none
             }
             let snapshot = state.snapshot
-            state.snapshot = nil
-            // What is queued waits for the snapshot.
-            let texts = snapshot == nil ? state.queue : []
-            if snapshot == nil { state.queue = [] }
-            guard snapshot == nil, let ending = state.ending, !state.ended, !state.stopped else {
-                return (snapshot, state.snapshotBegun, texts, nil)
+            guard case .none = snapshot else {
+                // What is queued waits for the snapshot.
+                state.snapshot = .none
+                return (snapshot, [], nil)
             }
-            state.ended = true
-            return (nil, state.snapshotBegun, texts, ending)
+            defer { state.queue = [] }
+            return (.none, state.queue, state.phase.handOver())
         }
-        if var rest = taken.snapshot {
-            var begun = taken.begun
+        if case (var rest, var begun)? = taken.snapshot.left {
             var turn = 0
             while rest.readableBytes > 0, channel.isWritable, turn < Self.fragmentsPerTurn {
                 let fragment = rest.readSlice(length: min(Self.fragmentBytes, rest.readableBytes))!
@@ -215,13 +258,12 @@ final class LiveWriter: Sendable {
             }
             let (finished, writable) = (rest.readableBytes == 0, channel.isWritable)
             let again = state.withLock { state -> Bool in
-                state.snapshotBegun = begun
-                guard !state.stopped else { return false }
+                guard state.phase != .stopped else { return false }
                 if !finished {
-                    state.snapshot = rest
+                    state.snapshot = begun ? .partlyWritten(rest: rest) : .unwritten(rest)
                     // The rest after the event loop's other work if the socket takes more, else once
                     // it can; an ending that came meanwhile at once.
-                    return state.ending != nil || writable ? Self.claimDrain(&state) : false
+                    return !state.phase.takes || writable ? Self.claimDrain(&state) : false
                 }
                 // Finished: what was queued meanwhile goes now.
                 return Self.claimDrain(&state)

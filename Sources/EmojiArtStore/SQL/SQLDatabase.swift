@@ -91,9 +91,45 @@ public protocol SQLDatabase: Sendable {
     /// ``SQLStatement/errorIfNoRow`` that returns nothing throws that error. Either way nothing
     /// is changed.
     func write(_ statements: [SQLStatement]) async throws -> [[SQLRow]]
+
+    /// Runs several writes, each all or nothing on its own as ``write(_:)`` would, in as few
+    /// commits as the database can: the group commit. One write failing (a constraint, its
+    /// ``SQLStatement/errorIfNoRow``) fails only its own result; a failure of the whole (the
+    /// database is gone) throws instead.
+    func writeEach(_ writes: [[SQLStatement]]) async throws -> [Result<[[SQLRow]], any Error>]
+
+    /// Whether ``writeEach(_:)`` gains from being handed many writes at once (SQLite: one
+    /// transaction, one fsync for all); false where each commits on a connection of its own
+    /// anyway (PostgreSQL).
+    var gathersWrites: Bool { get }
+
+    /// The changes other processes commit to this database, where any can (other servers on
+    /// PostgreSQL, the command line on an SQLite file); nil for a database no one else opens.
+    var changes: (any StoreChangeFeed)? { get }
 }
 
 extension SQLDatabase {
+    /// Each write in a transaction of its own, one after another.
+    public func writeEach(_ writes: [[SQLStatement]]) async throws -> [Result<[[SQLRow]], any Error>] {
+        var results: [Result<[[SQLRow]], any Error>] = []
+        for statements in writes {
+            do {
+                results.append(.success(try await write(statements)))
+            } catch let error as StoreError {
+                // The database itself failing fails every write.
+                if case .unavailable = error { throw error }
+                results.append(.failure(error))
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    public var gathersWrites: Bool { false }
+
+    public var changes: (any StoreChangeFeed)? { nil }
+
     /// One read-only statement's rows.
     public func read(_ statement: SQLStatement) async throws -> [SQLRow] {
         try await read([statement]).first ?? []

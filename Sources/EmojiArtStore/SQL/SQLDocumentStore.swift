@@ -1,0 +1,285 @@
+import EmojiArtKit
+import Foundation
+
+/// Documents, their logs, history and checkpoints, written once against ``SQLDatabase``: the
+/// same SQL on SQLite (a file, or memory) and PostgreSQL, which name the tables and columns alike.
+///
+/// Tables: `document` (the summary columns, and the snapshot as native `.emojiart` bytes at
+/// `snapshot_version`), `edit_log` (one row per acknowledged change, kept past the snapshot as
+/// history) and `checkpoint` (the document at a version, to read history from). What differs
+/// between the databases stays with their drivers: gathering appends into one commit
+/// (``SQLDatabase/writeEach(_:)``), and hearing other processes' changes
+/// (``SQLDatabase/changes``).
+public struct SQLDocumentStore: DocumentStore {
+    public let database: any SQLDatabase
+    public let kind: String
+
+    /// - Parameter kind: the name health checks and logs give the store; the database's by default.
+    public init(database: any SQLDatabase, kind: String? = nil) {
+        self.database = database
+        self.kind = kind ?? database.dialect.name
+    }
+
+    public var gathersAppends: Bool { database.gathersWrites }
+
+    public func ping() async throws {
+        _ = try await database.read(SQLStatement("SELECT 1"))
+    }
+
+    public func listDocuments() async throws -> [DocumentSummary] {
+        try await database.read(
+            SQLStatement(
+                "SELECT id, title, emoji_count, version, created_at, updated_at FROM document ORDER BY updated_at DESC")
+        ).map { row in
+            guard let id = row[0].uuidValue, let title = row[1].string, let count = row[2].int,
+                let version = row[3].int, let created = row[4].double, let updated = row[5].double
+            else { throw StoreError.corrupt("a document's summary can't be read") }
+            return DocumentSummary(
+                id: id, title: title, emojiCount: count, version: version,
+                createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated))
+        }
+    }
+
+    public func createDocument(_ record: StoredDocument, owner: UUID) async throws {
+        let snapshot = Self.bytes(of: record)
+        do {
+            try await database.write([
+                SQLStatement(
+                    """
+                    INSERT INTO document (id, title, emoji_count, version, snapshot, snapshot_version, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .uuid(record.id), .text(record.document.title), .integer(record.document.emojis.count),
+                        .integer(record.version), .blob(snapshot), .integer(record.version),
+                        .real(record.createdAt.timeIntervalSince1970), .real(record.updatedAt.timeIntervalSince1970),
+                    ]),
+                SQLStatement(
+                    "INSERT INTO checkpoint (document_id, version, snapshot, date) VALUES (?, ?, ?, ?)",
+                    [
+                        .uuid(record.id), .integer(record.version), .blob(snapshot),
+                        .real(record.createdAt.timeIntervalSince1970),
+                    ]),
+                SharedStatements.owner(owner, of: record.id),
+            ])
+        } catch SQLConstraintViolation.foreignKey {
+            throw AccountStoreError.unknownUser
+        }
+    }
+
+    public func loadDocument(id: UUID) async throws -> (snapshot: StoredDocument, log: [LogEntry])? {
+        // One read, so the snapshot and the log are read at the same moment even while another
+        // server compacts.
+        let results = try await database.read([
+            SQLStatement(
+                "SELECT snapshot, snapshot_version, created_at, updated_at FROM document WHERE id = ?", [.uuid(id)]),
+            SQLStatement(
+                """
+                SELECT \(Self.logColumns) FROM edit_log
+                WHERE document_id = ? AND version > (SELECT snapshot_version FROM document WHERE id = ?)
+                ORDER BY version
+                """, [.uuid(id), .uuid(id)]),
+        ])
+        guard let row = results[0].first else { return nil }
+        return (try Self.snapshot(row, of: id).document(id: id), try results[1].map { try Self.entry($0, of: id) })
+    }
+
+    public func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {
+        let results = try await database.read([
+            SQLStatement("SELECT snapshot_version FROM document WHERE id = ?", [.uuid(id)]),
+            SQLStatement(
+                "SELECT \(Self.logColumns) FROM edit_log WHERE document_id = ? AND version > ? ORDER BY version",
+                [.uuid(id), .integer(version)]),
+        ])
+        guard let snapshotVersion = results[0].first?[0].int, snapshotVersion <= version else { return nil }
+        return try results[1].map { try Self.entry($0, of: id) }
+    }
+
+    /// An append whose version check matched no row: the document moved on, or is gone.
+    private struct VersionMoved: Error {}
+
+    public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
+        let writes = appends.map { append -> [SQLStatement] in
+            guard let first = append.entries.first?.version else { return [] }
+            let summary = append.summary
+            // The version check and the update are one statement inside the transaction (which
+            // takes the row's lock on PostgreSQL): two writers can never both append the same
+            // version, so a document can never fork.
+            let update = SQLStatement(
+                """
+                UPDATE document SET title = ?, emoji_count = ?, version = ?, updated_at = ?
+                WHERE id = ? AND version = ? RETURNING 1
+                """,
+                [
+                    .text(summary.title), .integer(summary.emojiCount), .integer(summary.version),
+                    .real(summary.updatedAt.timeIntervalSince1970), .uuid(append.id), .integer(first - 1),
+                ], errorIfNoRow: VersionMoved())
+            let inserts = append.entries.map { entry in
+                SQLStatement(
+                    """
+                    INSERT INTO edit_log (document_id, version, edits, date, step, request_id, author, action_name)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .uuid(append.id), .integer(entry.version), .blob(Data(Edit.encodeList(entry.edits))),
+                        .real(entry.date.timeIntervalSince1970), .optional(entry.step.storedForm),
+                        .optional(entry.requestID), entry.author.map(SQLValue.uuid) ?? .null,
+                        .optional(entry.actionName),
+                    ])
+            }
+            // Heard by every server listening when, and only if, the append commits.
+            return [update] + inserts + database.dialect.announcing(.appended(append.id, version: summary.version))
+        }
+        let nonEmpty = writes.indices.filter { !writes[$0].isEmpty }
+        let written = try await database.writeEach(nonEmpty.map { writes[$0] })
+        var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
+        for (index, result) in zip(nonEmpty, written) {
+            guard case .failure(let error) = result else { continue }
+            guard error is VersionMoved else {
+                results[index] = .failure(error)
+                continue
+            }
+            let append = appends[index]
+            let expected = append.entries[0].version - 1
+            let exists = try await !database.read(
+                SQLStatement("SELECT 1 FROM document WHERE id = ?", [.uuid(append.id)])
+            ).isEmpty
+            results[index] = .failure(
+                exists ? StoreError.versionConflict(id: append.id, expected: expected) : StoreError.notFound(append.id))
+        }
+        return results
+    }
+
+    public func saveSnapshot(_ snapshot: StoredDocument) async throws {
+        try await database.write(
+            SQLStatement(
+                """
+                UPDATE document SET snapshot = ?, snapshot_version = ?
+                WHERE id = ? AND snapshot_version < ? AND version >= ?
+                """,
+                [
+                    .blob(Self.bytes(of: snapshot)), .integer(snapshot.version), .uuid(snapshot.id),
+                    .integer(snapshot.version), .integer(snapshot.version),
+                ]))
+    }
+
+    // MARK: History
+
+    public func logEntries(of id: UUID, in range: ClosedRange<Int>) async throws -> [LogEntry] {
+        try await database.read(
+            SQLStatement(
+                """
+                SELECT \(Self.logColumns) FROM edit_log
+                WHERE document_id = ? AND version BETWEEN ? AND ? ORDER BY version
+                """, [.uuid(id), .integer(range.lowerBound), .integer(range.upperBound)])
+        ).map { try Self.entry($0, of: id) }
+    }
+
+    public func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry] {
+        try await database.read(
+            SQLStatement(
+                """
+                SELECT \(Self.logColumns) FROM edit_log
+                WHERE document_id = ? AND version <= ? ORDER BY version DESC LIMIT ?
+                """, [.uuid(id), .integer(version), .integer(max(0, limit))])
+        ).map { try Self.entry($0, of: id) }
+    }
+
+    public func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument? {
+        try await database.read(
+            SQLStatement(
+                """
+                SELECT checkpoint.snapshot, checkpoint.version, document.created_at, checkpoint.date
+                FROM checkpoint JOIN document ON document.id = checkpoint.document_id
+                WHERE checkpoint.document_id = ? AND checkpoint.version <= ?
+                ORDER BY checkpoint.version DESC LIMIT 1
+                """, [.uuid(id), .integer(version)])
+        ).first.map { try Self.snapshot($0, of: id).document(id: id) }
+    }
+
+    public func oldestCheckpointVersion(of id: UUID) async throws -> Int? {
+        try await database.read(SQLStatement("SELECT MIN(version) FROM checkpoint WHERE document_id = ?", [.uuid(id)]))
+            .first?[0].int
+    }
+
+    public func saveCheckpoint(_ checkpoint: StoredDocument) async throws {
+        // Written only while the document exists.
+        try await database.write(
+            SQLStatement(
+                """
+                INSERT INTO checkpoint (document_id, version, snapshot, date)
+                SELECT id, ?, ?, ? FROM document WHERE id = ?
+                ON CONFLICT DO NOTHING
+                """,
+                [
+                    .integer(checkpoint.version), .blob(Self.bytes(of: checkpoint)),
+                    .real(checkpoint.updatedAt.timeIntervalSince1970), .uuid(checkpoint.id),
+                ]))
+    }
+
+    public func dropHistory(of id: UUID, through version: Int, keeping: Set<Int>) async throws {
+        // Never past the snapshot opening starts from.
+        var condition =
+            "document_id = ? AND version <= ? AND version <= (SELECT snapshot_version FROM document WHERE id = ?)"
+        let kept = keeping.filter { $0 <= version }.sorted()
+        if !kept.isEmpty {
+            condition += " AND version NOT IN (\(Array(repeating: "?", count: kept.count).joined(separator: ", ")))"
+        }
+        let binds: [SQLValue] = [.uuid(id), .integer(version), .uuid(id)] + kept.map(SQLValue.integer)
+        try await database.write([
+            SQLStatement("DELETE FROM edit_log WHERE \(condition)", binds),
+            SQLStatement("DELETE FROM checkpoint WHERE \(condition)", binds),
+        ])
+    }
+
+    /// A delete that matched no row.
+    private struct NoSuchDocument: Error {}
+
+    public func deleteDocument(id: UUID) async throws -> Bool {
+        do {
+            // Its log, checkpoints, members and links go with it (`ON DELETE CASCADE`).
+            try await database.write(
+                [
+                    SQLStatement(
+                        "DELETE FROM document WHERE id = ? RETURNING 1", [.uuid(id)], errorIfNoRow: NoSuchDocument())
+                ]
+                    + database.dialect.announcing(.deleted(id)))
+            return true
+        } catch is NoSuchDocument {
+            return false
+        }
+    }
+
+    /// How many log entries a document keeps, history included (for tests).
+    public func logLength(of id: UUID) async throws -> Int {
+        try await database.read(SQLStatement("SELECT COUNT(*) FROM edit_log WHERE document_id = ?", [.uuid(id)]))
+            .first?[0].int ?? 0
+    }
+
+    // MARK: Rows
+
+    private static let logColumns = "version, edits, date, step, request_id, author, action_name"
+
+    private static func bytes(of document: StoredDocument) -> Data {
+        Data(EmojiArtFile.write(document.document, as: .native).bytes)
+    }
+
+    /// A row of `SELECT snapshot, <version>, created_at, <date>`.
+    private static func snapshot(_ row: SQLRow, of id: UUID) throws -> StoredSnapshotRow {
+        guard let snapshot = row[0].data, let version = row[1].int, let created = row[2].double,
+            let updated = row[3].double
+        else { throw StoreError.corrupt("document \(id)'s snapshot can't be read") }
+        return StoredSnapshotRow(snapshot: snapshot, snapshotVersion: version, createdAt: created, updatedAt: updated)
+    }
+
+    /// A row of `SELECT` ``logColumns``.
+    private static func entry(_ row: SQLRow, of id: UUID) throws -> LogEntry {
+        guard let version = row[0].int, let edits = row[1].data, let date = row[2].double else {
+            throw StoreError.corrupt("a log entry of document \(id) can't be read")
+        }
+        return try StoredLogRow(
+            version: version, edits: edits, date: date, step: row[3].string, requestID: row[4].string,
+            author: row[5].uuidValue, actionName: row[6].string
+        ).entry(of: id)
+    }
+}
