@@ -10,7 +10,7 @@ fi
 # documents, and the colour emoji font those pictures are drawn in.
 BUILD_PACKAGES=(libsqlite3-dev libpng-dev libjpeg-dev libwebp-dev libgif-dev libpango1.0-dev libcairo2-dev fonts-noto-color-emoji)
 
-step() { printf '\n==> %s\n' "$*"; }
+step() { printf '\n==> %s (%s)\n' "$*" "$(date +%H:%M:%S)"; }
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 

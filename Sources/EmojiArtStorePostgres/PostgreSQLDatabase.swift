@@ -304,13 +304,22 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
             if rows.isEmpty, let error = statements[0].errorIfNoRow { throw error }
             return [rows]
         }
-        return try await write(statements)
+        // One snapshot for all of them (PostgreSQL's default, READ COMMITTED, would let each
+        // statement see what committed after the one before: a snapshot read, then the log after
+        // a newer one another server just saved).
+        return try await transaction(statements, setUp: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
     }
 
     public func write(_ statements: [SQLStatement]) async throws -> [[SQLRow]] {
+        try await transaction(statements, setUp: nil)
+    }
+
+    /// Runs the statements in one transaction, after `setUp` (how the transaction behaves).
+    private func transaction(_ statements: [SQLStatement], setUp: String?) async throws -> [[SQLRow]] {
         try pool.health.check()
         do {
             return try await client.withTransaction(logger: logger) { connection in
+                if let setUp { try await connection.query(PostgresQuery(unsafeSQL: setUp), logger: logger) }
                 var results: [[SQLRow]] = []
                 for statement in statements {
                     let rows = try await Self.run(statement, on: connection, logger: logger)

@@ -141,11 +141,6 @@ public struct SQLiteDatabase: SQLDatabase {
                     FROM document;
                     """)
         }
-        for migration in SharedSchema.migrations(.sqlite) {
-            migrator.registerMigration("shared \(migration.number) \(migration.name)") { db in
-                for statement in migration.statements { try db.execute(sql: statement) }
-            }
-        }
         // The document tables as PostgreSQL names them, so one SQL serves both (SQLDocumentStore).
         migrator.registerMigration("v7 document tables named for the shared SQL") { db in
             try db.execute(
@@ -161,6 +156,11 @@ public struct SQLiteDatabase: SQLDatabase {
                     ALTER TABLE checkpoint RENAME COLUMN documentId TO document_id;
                     CREATE INDEX document_by_update ON document (updated_at DESC);
                     """)
+        }
+        for migration in SharedSchema.migrations(.sqlite) {
+            migrator.registerMigration("shared \(migration.number) \(migration.name)") { db in
+                for statement in migration.statements { try db.execute(sql: statement) }
+            }
         }
         return migrator
     }

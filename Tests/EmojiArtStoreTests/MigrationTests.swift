@@ -49,6 +49,53 @@ struct MigrationTests {
         try await expectCarriedForward(stores, title: "After")
     }
 
+    /// The release before the document tables took PostgreSQL's column names: v1 to v6 and the
+    /// shared migrations applied. The renaming comes after them, and nothing is lost.
+    @Test func anSQLiteDatabaseOfTheReleaseBeforeTheRenamingKeepsItsLogAndHistory() async throws {
+        let queue = try DatabaseQueue()
+        try SQLiteDatabase.migrator.migrate(queue, upTo: "v6 history: checkpoints, authors, undo names")
+        let snapshot = Data(EmojiArtFile.write(try EmojiArtDocument(title: "Before"), as: .native).bytes)
+        let author = UUID()
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO document (id, title, emojiCount, version, snapshot, snapshotVersion, createdAt, updatedAt)
+                    VALUES (?, 'Renamed', 0, 2, ?, 0, 1, 3);
+                    INSERT INTO checkpoint (documentId, version, snapshot, date) VALUES (?, 0, ?, 1);
+                    INSERT INTO editLog (documentId, version, edits, date, step, requestId, author, actionName)
+                    VALUES (?, 1, ?, 2, 'perform', 'r-1', ?, NULL), (?, 2, ?, 3, 'undo', NULL, ?, 'Rename');
+                    """,
+                arguments: [
+                    Self.documentID.uuidString, snapshot, Self.documentID.uuidString, snapshot,
+                    Self.documentID.uuidString, Data(Edit.encodeList([.retitle("Renamed")])), author.uuidString,
+                    Self.documentID.uuidString, Data(Edit.encodeList([.retitle("Before")])), author.uuidString,
+                ])
+            for migration in SharedSchema.migrations(.sqlite) {
+                for statement in migration.statements { try db.execute(sql: statement) }
+                try db.execute(
+                    sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)",
+                    arguments: ["shared \(migration.number) \(migration.name)"])
+            }
+        }
+        let stores = try Stores.sqlite(queue)
+        let (stored, log) = try #require(try await stores.documents.loadDocument(id: Self.documentID))
+        #expect(stored.version == 0 && log.map(\.version) == [1, 2])
+        #expect(log.map(\.step) == [.perform(gesture: nil), .undo] && log.map(\.author) == [author, author])
+        #expect(log.map(\.displayName) == ["Rename", "Undo Rename"])
+        #expect(try await stores.documents.loadCurrent(id: Self.documentID)?.document.title == "Before")
+        #expect(try await stores.documents.listDocuments().map(\.version) == [2])
+        #expect(try await stores.documents.checkpoint(of: Self.documentID, atOrBefore: 2)?.version == 0)
+        #expect(try await stores.shares.role(of: LocalUser.id, on: Self.documentID) == .owner)
+        // And it is written to under the new names.
+        try await stores.documents.append(
+            [LogEntry(version: 3, edits: [.retitle("After")], date: Date(timeIntervalSince1970: 4))],
+            to: Self.documentID,
+            summary: DocumentSummary(
+                id: Self.documentID, title: "After", emojiCount: 0, version: 3,
+                createdAt: Date(timeIntervalSince1970: 1), updatedAt: Date(timeIntervalSince1970: 4)))
+        #expect(try await stores.documents.loadCurrent(id: Self.documentID)?.document.title == "After")
+    }
+
     @Test(.enabled(if: TestPostgres.url != nil, "needs $EMOJIART_TEST_POSTGRES (scripts/test)"))
     func aPostgreSQLDatabaseOfTheLastReleaseKeepsEverything() async throws {
         let database = try await TestPostgres.freshDatabase()

@@ -95,13 +95,15 @@ public struct SQLDocumentStore: DocumentStore {
         return try results[1].map { try Self.entry($0, of: id) }
     }
 
-    /// An append whose version check matched no row: the document moved on, or is gone.
+    /// An append whose version check matched no row: another writer moved the document on.
     private struct VersionMoved: Error {}
 
     public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         let writes = appends.map { append -> [SQLStatement] in
             guard let first = append.entries.first?.version else { return [] }
             let summary = append.summary
+            let exists = SQLStatement(
+                "SELECT 1 FROM document WHERE id = ?", [.uuid(append.id)], errorIfNoRow: StoreError.notFound(append.id))
             // The version check and the update are one statement inside the transaction (which
             // takes the row's lock on PostgreSQL): two writers can never both append the same
             // version, so a document can never fork.
@@ -128,24 +130,18 @@ public struct SQLDocumentStore: DocumentStore {
                     ])
             }
             // Heard by every server listening when, and only if, the append commits.
-            return [update] + inserts + database.dialect.announcing(.appended(append.id, version: summary.version))
+            return [exists, update] + inserts
+                + database.dialect.announcing(.appended(append.id, version: summary.version))
         }
         let nonEmpty = writes.indices.filter { !writes[$0].isEmpty }
         let written = try await database.writeEach(nonEmpty.map { writes[$0] })
         var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
         for (index, result) in zip(nonEmpty, written) {
             guard case .failure(let error) = result else { continue }
-            guard error is VersionMoved else {
-                results[index] = .failure(error)
-                continue
-            }
             let append = appends[index]
-            let expected = append.entries[0].version - 1
-            let exists = try await !database.read(
-                SQLStatement("SELECT 1 FROM document WHERE id = ?", [.uuid(append.id)])
-            ).isEmpty
             results[index] = .failure(
-                exists ? StoreError.versionConflict(id: append.id, expected: expected) : StoreError.notFound(append.id))
+                error is VersionMoved
+                    ? StoreError.versionConflict(id: append.id, expected: append.entries[0].version - 1) : error)
         }
         return results
     }
