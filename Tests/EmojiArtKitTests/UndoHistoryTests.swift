@@ -97,6 +97,46 @@ struct UndoHistoryTests {
         #expect(EditingSession(document: try EmojiArtDocument()).history.limit == 1000)
     }
 
+    /// The steps are kept in chunks: against a plain model, over every chunk boundary and limit,
+    /// the same steps are undone and redone, and a copy of a session is unchanged by its original.
+    @Test(arguments: [1, 3, 63, 64, 65, 130])
+    func chunkedStepsUndoAndRedoAsOneListWould(limit: Int) throws {
+        var session = EditingSession(document: try makeDocument(emojiCount: 1), undoLimit: limit)
+        var (current, undo, redo) = (session.document.title, [String](), [String]())
+        var random: UInt64 = UInt64(limit) &* 0x9E37_79B9_7F4A_7C15
+        var copies: [(EditingSession, String)] = []
+        for step in 0..<1_500 {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            switch random >> 33 % 10 {
+            case 0..<6:
+                let title = "Title \(step)"
+                try session.perform(.retitle(title))
+                undo.append(current)
+                if undo.count > limit { undo.removeFirst() }
+                (current, redo) = (title, [])
+            case 6..<8:
+                let undone = try session.undo()
+                #expect((undone != nil) == !undo.isEmpty)
+                if let title = undo.popLast() { (redo, current) = (redo + [current], title) }
+            default:
+                let redone = try session.redo()
+                #expect((redone != nil) == !redo.isEmpty)
+                if let title = redo.popLast() {
+                    undo.append(current)
+                    if undo.count > limit { undo.removeFirst() }
+                    current = title
+                }
+            }
+            #expect(session.document.title == current && session.history.undoSteps.count == undo.count)
+            if step % 250 == 0 { copies.append((session, current)) }
+        }
+        for (copy, title) in copies { #expect(copy.document.title == title) }
+        var copy = try #require(copies.last).0
+        let titleBefore = copy.document.title
+        if try copy.undo() != nil { _ = try copy.redo() }
+        #expect(copy.document.title == titleBefore)
+    }
+
     @Test func aFailedUndoKeepsTheStep() throws {
         var session = EditingSession(document: try makeDocument(emojiCount: 2))
         try session.perform(.moveEmojis(ids: [1], offset: Point(x: 1, y: 0)))

@@ -54,7 +54,7 @@ public struct EditingSession: Sendable {
     }
 
     /// The edits ``undo()`` would apply, or nil if there is nothing to undo.
-    public var undoEdits: [Edit]? { history.undoSteps.last?.edits.inOrder }
+    public var undoEdits: [Edit]? { history.lastUndoStep?.edits.inOrder }
 
     /// The edits ``redo()`` would apply, or nil if there is nothing to redo.
     public var redoEdits: [Edit]? { history.redoSteps.last?.edits.inOrder }

@@ -29,13 +29,14 @@ public struct UndoHistory: Sendable {
     /// The most steps kept; the oldest are forgotten first.
     public let limit: Int
     /// Undo steps, oldest first; those before `oldestStep` have fallen off the limit and are
-    /// dropped in batches, so recording a step at the limit costs O(1) amortized.
-    private var undoStorage: [Step] = []
+    /// dropped a chunk at a time, so recording a step at the limit costs O(1) amortized.
+    private var undoStorage = Chunks()
     private var oldestStep = 0
     public private(set) var redoSteps: [Step] = []
 
-    /// The steps undo can reverse, oldest first.
-    public var undoSteps: ArraySlice<Step> { undoStorage[oldestStep...] }
+    /// The steps undo can reverse, oldest first (all of them copied: for inspection, not for
+    /// every edit).
+    public var undoSteps: ArraySlice<Step> { undoStorage.all[oldestStep...] }
 
     /// - Parameter limit: how many steps undo can go back; at least 1.
     public init(limit: Int = 1000) {
@@ -43,6 +44,8 @@ public struct UndoHistory: Sendable {
     }
 
     public var canUndo: Bool { undoStorage.count > oldestStep }
+    /// The step undo would reverse.
+    public var lastUndoStep: Step? { canUndo ? undoStorage.last : nil }
     public var canRedo: Bool { !redoSteps.isEmpty }
     /// The name of the step undo would reverse, e.g. "Move" (shown as "Undo Move").
     public var undoActionName: String? { canUndo ? undoStorage.last?.actionName : nil }
@@ -54,7 +57,7 @@ public struct UndoHistory: Sendable {
         if let gesture, canUndo, let last = undoStorage.last, last.gesture == gesture {
             // Undoing the gesture applies the newest inverses first.
             let edits = UndoHistory.coalesced(inverses.reversed() + last.edits.inOrder)
-            undoStorage[undoStorage.count - 1].edits = edits.count == 1 ? .one(edits[0]) : .many(edits)
+            undoStorage.updateLast { $0.edits = edits.count == 1 ? .one(edits[0]) : .many(edits) }
             return
         }
         let edits: EditList = inverses.count == 1 ? .one(inverses[0]) : .many(Array(inverses.reversed()))
@@ -64,7 +67,7 @@ public struct UndoHistory: Sendable {
     /// Stops the newest undo step from absorbing later edits of its gesture.
     mutating func endGesture() {
         guard canUndo else { return }
-        undoStorage[undoStorage.count - 1].gesture = nil
+        undoStorage.updateLast { $0.gesture = nil }
     }
 
     /// Which stack a step comes from or goes to.
@@ -92,11 +95,56 @@ public struct UndoHistory: Sendable {
         undoStorage.append(step)
         if undoStorage.count - oldestStep > limit {
             oldestStep += 1
-            // Forget fallen-off steps once there are as many of them as live ones.
-            if oldestStep >= limit {
-                undoStorage.removeFirst(oldestStep)
-                oldestStep = 0
+            // Forget fallen-off steps a whole chunk at a time.
+            oldestStep -= undoStorage.dropFirstChunks(within: oldestStep)
+        }
+    }
+
+    /// Steps in chunks of at most ``size``. A copy of the history — the live replica keeps one
+    /// for each batch in flight — shares every chunk but the one it then changes, where one
+    /// array would copy every step (up to the limit's thousand) once a batch.
+    struct Chunks: Sendable {
+        static let size = 64
+        private var chunks: [[Step]] = []
+        private(set) var count = 0
+
+        var last: Step? { chunks.last?.last }
+
+        /// Every step, oldest first.
+        var all: [Step] { Array(chunks.joined()) }
+
+        mutating func append(_ step: Step) {
+            if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.size {
+                chunks.append([])
+                chunks[chunks.count - 1].reserveCapacity(Self.size)
             }
+            chunks[chunks.count - 1].append(step)
+            count += 1
+        }
+
+        mutating func popLast() -> Step? {
+            guard !chunks.isEmpty else { return nil }
+            let step = chunks[chunks.count - 1].removeLast()
+            if chunks[chunks.count - 1].isEmpty { chunks.removeLast() }
+            count -= 1
+            return step
+        }
+
+        mutating func updateLast(_ change: (inout Step) -> Void) {
+            guard !chunks.isEmpty else { return }
+            change(&chunks[chunks.count - 1][chunks[chunks.count - 1].count - 1])
+        }
+
+        /// Drops the oldest chunks that lie wholly within the first `steps` steps: how many
+        /// steps went.
+        mutating func dropFirstChunks(within steps: Int) -> Int {
+            var dropped = 0
+            while let first = chunks.first, dropped + first.count <= steps, chunks.count > 1 {
+                dropped += first.count
+                chunks.removeFirst()
+            }
+            count -= dropped
+            return dropped
         }
     }
 
