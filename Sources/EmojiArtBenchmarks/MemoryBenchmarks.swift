@@ -9,11 +9,14 @@ import Foundation
 /// - **an open document**: 10 documents of 1,000 emojis each opened (`GET`, which loads each into
 ///   the live library with its history and id table), per document;
 /// - **an idle live connection**: 10,000 WebSocket connections following one small document,
-///   per connection.
+///   per connection;
+/// - **an idle palette connection** and **an idle game connection**: 10,000 WebSocket
+///   connections following the palettes, or each with a game not started, per connection — each
+///   kind in a server of its own, so none reuses memory another kind's connections freed.
 ///
 /// The server is a real `emojiart serve` (built beside this benchmark) in a process of its own,
 /// so its resident memory (`VmRSS`) is the server's alone; the connections are plain sockets
-/// from this process that never read (the snapshot fits in their socket buffer).
+/// from this process that never read (the first message fits in their socket buffer).
 enum MemoryBenchmarks {
     static func run(smoke: Bool, into report: inout Report) async throws {
         OpenFileLimit.raise()
@@ -80,24 +83,68 @@ enum MemoryBenchmarks {
             "memory: an idle live connection (\(connectionCount) connected)",
             "\(format(perConnection / 1024, 1)) KB each (server RSS \(megabytes(opened)) → \(megabytes(connected)))",
             target: "≤ 20 KB")
+        for (path, kind, name) in [
+            ("/api/palettes/live", "palettes", "palette"), ("/api/game/live", "game", "game"),
+        ] {
+            let (idleBefore, idleAfter) = try await idleConnections(
+                path: path, kind: kind, count: connectionCount, folder: folder)
+            report.add(
+                "memory: an idle \(name) connection (\(connectionCount) connected)",
+                "\(format(Double(idleAfter - idleBefore) / Double(connectionCount) / 1024, 1)) KB each (server RSS \(megabytes(idleBefore)) → \(megabytes(idleAfter)))",
+                target: "≤ 12 KB")
+        }
+    }
+
+    /// The server's resident memory before and with `count` idle connections to `path`, in a
+    /// server of its own on a copy of the data in `folder`.
+    private static func idleConnections(path: String, kind: String, count: Int, folder: URL) async throws -> (Int, Int)
+    {
+        let data = folder.appendingPathComponent(kind)
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let server = try await ServerProcess.start(data: data)
+        defer { server.stop() }
+        let base = server.base
+        let port = try require(URL(string: base)?.port)
+        // Warm up: the code paths once, so what they first allocate isn't counted.
+        let warm = (0..<20).compactMap { _ in RawLiveSocket(port: port, path: path) }
+        _ = await SnapshotReaders.read(warm, since: .now)
+        for socket in warm { socket.close() }
+        try await waitForConnections(0, base: base, kind: kind)
+        try await Task.sleep(for: .seconds(1))
+        let before = try server.residentBytes()
+        var sockets: [RawLiveSocket] = []
+        while sockets.count < count {
+            for _ in 0..<min(250, count - sockets.count) {
+                guard let socket = RawLiveSocket(port: port, path: path) else {
+                    throw BenchmarkError("could not connect (open-file limit?)")
+                }
+                sockets.append(socket)
+            }
+            try await waitForConnections(sockets.count, base: base, kind: kind)
+        }
+        try await Task.sleep(for: .seconds(1))
+        let connected = try server.residentBytes()
+        for socket in sockets { socket.close() }
+        try await waitForConnections(0, base: base, kind: kind)
+        return (before, connected)
     }
 
     private static func megabytes(_ bytes: Int) -> String { "\(format(Double(bytes) / 1_048_576, 1)) MB" }
 
-    /// Waits until the server counts `count` live document connections (its `/metrics`).
-    static func waitForConnections(_ count: Int, base: String) async throws {
+    /// Waits until the server counts `count` live connections of `kind` (its `/metrics`).
+    static func waitForConnections(_ count: Int, base: String, kind: String = "document") async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             let response = try await HTTPClient.shared.execute(
                 HTTPClientRequest(url: "\(base)metrics"), timeout: .seconds(30))
             let body = String(buffer: try await response.body.collect(upTo: 16 * 1024 * 1024))
             let line = body.split(separator: "\n").first {
-                $0.hasPrefix("emojiart_live_connections{") && $0.contains(#"kind="document""#)
+                $0.hasPrefix("emojiart_live_connections{") && $0.contains(#"kind="\#(kind)""#)
             }
             if let value = line?.split(separator: " ").last.flatMap({ Double($0) }), Int(value) == count { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw BenchmarkError("the server did not reach \(count) live connections")
+        throw BenchmarkError("the server did not reach \(count) live \(kind) connections")
     }
 }
 

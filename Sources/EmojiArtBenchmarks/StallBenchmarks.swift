@@ -214,7 +214,12 @@ enum StallBenchmarks {
 final class RawLiveSocket: Sendable {
     let descriptor: Int32
 
-    init?(port: Int, document: UUID, small: Bool = false) {
+    convenience init?(port: Int, document: UUID, small: Bool = false) {
+        self.init(port: port, path: "/api/documents/\(document.uuidString)/live", small: small)
+    }
+
+    /// A WebSocket to any live route (`/api/palettes/live`, `/api/game/live`).
+    init?(port: Int, path: String, small: Bool = false) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         if small {
@@ -231,7 +236,7 @@ final class RawLiveSocket: Sendable {
             }
         }
         let request =
-            "GET /api/documents/\(document.uuidString)/live HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
             + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
             + "Sec-WebSocket-Version: 13\r\n\r\n"
         guard connected == 0, Array(request.utf8).withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0

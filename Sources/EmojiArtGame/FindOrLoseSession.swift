@@ -28,6 +28,22 @@ public actor FindOrLoseSession<C: Clock> where C.Duration == Duration {
         return stream
     }
 
+    /// Follows the game with a function instead of a stream, for a connection with no task of
+    /// its own: `receive` gets the current state, then every change, in order, on this session's
+    /// executor, until the session ends or ``unfollow(_:)`` with the id returned here. It
+    /// returns false to stop following.
+    public func follow(receive: @escaping @Sendable (GameSnapshot) -> Bool) async -> UInt64 {
+        let current = await snapshot()
+        // No suspension from here on: the current state goes out before any change.
+        _ = receive(current)
+        return windows.subscribe(receive: receive, ended: {})
+    }
+
+    /// Stops a ``follow(receive:)``.
+    public nonisolated func unfollow(_ id: UInt64) {
+        windows.unsubscribe(id)
+    }
+
     public func snapshot() async -> GameSnapshot {
         GameSnapshot(game, at: clock.now, source: await source.status())
     }

@@ -75,6 +75,22 @@ public actor PaletteLibrary {
         return (current, windows.subscribe().events)
     }
 
+    /// Follows the palettes with a function instead of a stream, for a connection with no task
+    /// of its own: `receive` gets the list now, at once, then every later list, in order, on this
+    /// library's executor, until ``unfollow(_:)`` with the id returned here. It returns false to
+    /// stop following.
+    public func follow(receive: @escaping @Sendable (PaletteSnapshot) -> Bool) async throws -> UInt64 {
+        let palettes = try await current().palettes
+        // No suspension from here on: the list now goes out before any later one.
+        _ = receive(PaletteSnapshot(version: version, palettes: palettes))
+        return windows.subscribe(receive: receive, ended: {})
+    }
+
+    /// Stops a ``follow(receive:)``.
+    public nonisolated func unfollow(_ id: UInt64) {
+        windows.unsubscribe(id)
+    }
+
     /// Takes the stored list if it differs from this library's (another process changed it),
     /// telling every subscriber. While a save is in flight it looks again once the saves end.
     public func refreshFromStore() async {

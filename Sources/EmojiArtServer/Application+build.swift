@@ -9,8 +9,8 @@ import EmojiArtWeb
 import EmojiArtWire
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// Builds the EmojiArt server: the store, the document and palette libraries, the API routes,
@@ -66,8 +66,13 @@ public func buildApplication(
         revocations: components.revocations, presence: PresenceHub(),
         snapshots: SnapshotFrames(), shared: LiveChannel.SharedLimits(components.settings), logger: logger)
     // Stops first, right after the HTTP server: the live windows are told to reconnect, and let go of
-    // their documents before the maintenance folds their logs.
+    // their documents (and palettes and games) before the maintenance folds the documents' logs.
     let liveConnections = LiveConnections(closeTimeout: configuration.liveCloseTimeout)
+    let channels = LiveChannels(
+        documents: live,
+        palettes: PaletteChannel(
+            libraries: components.palettes, builtIns: components.builtInPalettes, logger: logger),
+        game: game, closeTimeout: TimeAmount(configuration.liveCloseTimeout))
     services.append(
         MaintenanceService(
             library: library, sessions: stores.sessions, grants: components.grants,
@@ -76,14 +81,9 @@ public func buildApplication(
     let host = configuration.host
     var app = Application(
         router: router,
-        server: .guardedWebSocketUpgrade(
-            webSocketRouter: buildLiveRouter(components, game: game, logger: logger),
-            siteGuard: components.siteGuard, headTimeout: configuration.requestHeadTimeout,
-            // Text that is not UTF-8 closes the connection with 1007 (RFC 6455 §8.1).
-            configuration: .init(
-                maxFrameSize: LiveChannel.Limits().maximumMessageBytes, closeTimeout: configuration.liveCloseTimeout,
-                validateUTF8: true),
-            live: live, connections: liveConnections),
+        server: .live(
+            liveRouter: buildLiveRouter(components), siteGuard: components.siteGuard,
+            headTimeout: configuration.requestHeadTimeout, channels: channels, connections: liveConnections),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "EmojiArt"),
         services: services,
         onServerRunning: { channel in
@@ -197,53 +197,34 @@ public func buildRouter(
     return router
 }
 
-/// The WebSocket routes: `/api/documents/{id}/live` (``LiveChannel``), `/api/palettes/live`
-/// (``PaletteChannel``) and `/api/game/live` (``GameChannel``). Who is asking is found out
-/// before the upgrade; whether they may is said with a close code after it, which a browser
-/// can read (it can't read an HTTP status).
-func buildLiveRouter(_ components: ServerComponents, game: GameChannel, logger: Logger) -> Router<LiveRequestContext> {
+/// The live routes: `/api/documents/{id}/live` (``LiveChannel``), `/api/palettes/live`
+/// (``PaletteChannel``) and `/api/game/live` (``GameChannel``), upgraded to WebSockets by
+/// ``LiveUpgrade``. Each finds out who is asking and what to start, before the upgrade; whether
+/// they may is said with a close code after it, which a browser can read (it can't read an HTTP
+/// status). A route answers `200` (upgrade) or `400` (a malformed request), never `404`: that is
+/// the router's answer for a path none of them has, which the HTTP router then answers.
+func buildLiveRouter(_ components: ServerComponents) -> Router<LiveRequestContext> {
     let router = Router(context: LiveRequestContext.self)
     router.middlewares.add(SecurityHeadersMiddleware())
     router.middlewares.add(LiveAuthenticationMiddleware(authenticator: components.authenticator))
-    // Upgraded by LiveUpgrade, which runs this route to find out who follows which document.
     router.get("/api/documents/{id}/live") { request, context -> HTTPResponse.Status in
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { return .badRequest }
         let version = request.uri.queryParameters.get("version")
         guard version == nil || Int(version!) != nil else { return .badRequest }
-        context.liveStart.value = LiveStart(
-            document: id, version: version.flatMap { Int($0) }, access: context.access,
-            address: ClientAddress.key(
-                peer: context.peerAddress, headers: request.headers, settings: components.settings))
+        context.liveRoute.value = .document(
+            LiveStart(
+                document: id, version: version.flatMap { Int($0) }, access: context.access,
+                address: ClientAddress.key(
+                    peer: context.peerAddress, headers: request.headers, settings: components.settings)))
         return .ok
     }
-    let paletteChannel = PaletteChannel(logger: logger)
-    let (palettes, builtIns) = (components.palettes, components.builtInPalettes)
-    router.ws("/api/palettes/live") { _, _ in
-        .upgrade([:])
-    } onUpgrade: { inbound, outbound, context in
-        let connections = ServerMetrics.liveConnections("palettes")
-        connections.increment()
-        defer { connections.decrement() }
-        let access = context.requestContext.access
-        guard access.isSomeone else {
-            try? await outbound.close(.unknown(LiveCloseCode.unauthorized.rawValue), reason: "Sign in.")
-            return
-        }
-        let library = if let owner = access.requester.userID { await palettes.library(for: owner) } else { builtIns }
-        await paletteChannel.run(palettes: library, inbound: inbound, outbound: outbound)
+    router.get("/api/palettes/live") { _, context -> HTTPResponse.Status in
+        context.liveRoute.value = .palettes(context.access)
+        return .ok
     }
-    router.ws("/api/game/live") { _, _ in
-        .upgrade([:])
-    } onUpgrade: { inbound, outbound, context in
-        let connections = ServerMetrics.liveConnections("game")
-        connections.increment()
-        defer { connections.decrement() }
-        // Each level spends calls to outside services: for people with an account.
-        guard context.requestContext.access.requester.userID != nil else {
-            try? await outbound.close(.unknown(LiveCloseCode.unauthorized.rawValue), reason: "Sign in to play.")
-            return
-        }
-        await game.run(inbound: inbound, outbound: outbound)
+    router.get("/api/game/live") { _, context -> HTTPResponse.Status in
+        context.liveRoute.value = .game(context.access)
+        return .ok
     }
     return router
 }

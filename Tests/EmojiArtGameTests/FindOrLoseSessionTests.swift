@@ -145,4 +145,26 @@ struct FindOrLoseSessionTests {
         await source.release()
         await game.close()
     }
+
+    /// A live connection follows with a function, no stream: the state now, then every change,
+    /// until it stops following.
+    @Test func aFollowerHearsTheStateNowThenEveryChangeUntilItStops() async throws {
+        // The pictures are held: the level stays loading.
+        let source = ScriptedSource([.success(.emoji("🦊")), .success(.emoji("🐶"))], holding: true)
+        let game = session(source)
+        let heard = Mutex<[GameSnapshot]>([])
+        let id = await game.follow { snapshot in
+            heard.withLock { $0.append(snapshot) }
+            return true
+        }
+        #expect(heard.withLock { $0.map(\.phase) } == ["stopped"])
+        await game.play()
+        #expect(heard.withLock { $0.last?.phase } == "loading")
+        game.unfollow(id)
+        let count = heard.withLock { $0.count }
+        await game.stop()
+        #expect(heard.withLock { $0.count } == count, "nothing after unfollowing")
+        await source.release()
+        await game.close()
+    }
 }

@@ -592,6 +592,28 @@ struct LiveDocumentTests {
         #expect(try #require(await iterator.next()).palettes[1].name == "Mine 2")
     }
 
+    /// A live connection follows with a function, no stream: the list now, then each change in
+    /// order, until it stops following.
+    @Test func paletteFollowersHearTheListNowThenEveryChangeUntilTheyStop() async throws {
+        let palettes = PaletteLibrary(store: Stores.inMemory().palettes)
+        let heard = Mutex<[PaletteSnapshot]>([])
+        let id = try await palettes.follow { snapshot in
+            heard.withLock { $0.append(snapshot) }
+            return true
+        }
+        #expect(heard.withLock { $0.map(\.palettes.count) } == [9])
+        #expect(await palettes.subscriberCount == 1)
+        try await palettes.update { try $0.insert(Palette(name: "Mine", emojis: "😀"), at: 0) }
+        try await palettes.update { try $0.insert(Palette(name: "Yours", emojis: "🦊"), at: 0) }
+        let versions = heard.withLock { $0.map(\.version) }
+        #expect(versions.count == 3 && versions == versions.sorted() && Set(versions).count == 3)
+        #expect(heard.withLock { $0.last?.palettes.first?.name } == "Yours")
+        palettes.unfollow(id)
+        #expect(await palettes.subscriberCount == 0)
+        try await palettes.update { try $0.insert(Palette(name: "Late", emojis: "🐢"), at: 0) }
+        #expect(heard.withLock { $0.count } == 3)
+    }
+
     /// Another process's palettes, committed just after this server's save and announced while
     /// that save is still returning, are taken once the save ends (not skipped for good).
     @Test func aChangeHeardWhileSavingIsTakenAfterTheSave() async throws {

@@ -1,11 +1,9 @@
-import EmojiArtGame
 import EmojiArtJokes
 import EmojiArtServer
 import EmojiArtStore
 import EmojiArtStoreSQLite
 import Foundation
 import Hummingbird
-import Logging
 import Testing
 
 @testable import EmojiArtServer
@@ -81,11 +79,7 @@ struct OpenAPIContractTests {
         let extra = spec.operations.subtracting(routes).subtracting(files).sorted()
         #expect(missing.isEmpty, "routes the spec lacks: \(missing)")
         #expect(extra.isEmpty, "operations the server doesn't have: \(extra)")
-        let game = GameChannel(source: EmojiTileSource { EmojiTileSource.fallback }, logger: Logger(label: "test"))
-        let live = Set(
-            buildLiveRouter(components, game: game, logger: Logger(label: "test")).routes.map {
-                Self.normalized($0.path.description)
-            })
+        let live = Set(buildLiveRouter(components).routes.map { Self.normalized($0.path.description) })
         #expect(live == spec.webSockets, "WebSocket routes: server \(live.sorted()), spec \(spec.webSockets.sorted())")
     }
 

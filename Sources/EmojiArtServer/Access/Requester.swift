@@ -2,9 +2,6 @@ import EmojiArtStore
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdWebSocket
-import NIOCore
-import Synchronization
 
 /// Who is asking, as the credentials a request carried say.
 public enum Requester: Sendable, Equatable {
@@ -93,32 +90,16 @@ extension AccessRequestContext {
     public var author: UUID? { access.author }
 }
 
-/// The WebSocket routes' context.
-public struct LiveRequestContext: AccessRequestContext, WebSocketRequestContext {
+/// The live routes' context (``LiveUpgrade``).
+public struct LiveRequestContext: AccessRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let webSocket: WebSocketHandlerReference<Self>
     public var access = RequestAccess.nobody
     public let peerAddress: String?
-    /// The connection, for its socket's options once upgraded.
-    let channel: any Channel
-    /// Set by the live document route for ``LiveUpgrade``: who follows which document.
-    let liveStart = LiveStartBox()
+    /// Set by the live route that matched: which connection to start, for whom.
+    let liveRoute = LiveRouteBox()
 
     public init(source: Source) {
         coreContext = .init(source: source)
-        webSocket = .init()
         peerAddress = source.channel.remoteAddress?.ipAddress
-        channel = source.channel
-    }
-}
-
-/// Where the live document route leaves its ``LiveStart`` (a request context is copied on its
-/// way through the middleware; this box is shared by the copies).
-final class LiveStartBox: Sendable {
-    private let start = Mutex<LiveStart?>(nil)
-
-    var value: LiveStart? {
-        get { start.withLock { $0 } }
-        set { start.withLock { $0 = newValue } }
     }
 }

@@ -1,8 +1,6 @@
 import EmojiArtGame
-import EmojiArtWire
-import Foundation
-import HummingbirdWebSocket
 import Logging
+import NIOCore
 
 /// `GET /api/game/live`, upgraded to a WebSocket: one Find or Lose game per connection
 /// (docs/API.md, "Find or Lose"). The window sends intents — `{"type": "play"}`,
@@ -10,6 +8,9 @@ import Logging
 /// messages the server sends on connect, after every change and each time the score drops.
 /// The rules, the clock and the pictures are all on the server; the window never learns which
 /// tile is the odd one until the player has chosen.
+///
+/// Each level spends calls to outside services, so only people with an account play: anyone
+/// else is closed with 4401.
 struct GameChannel: Sendable {
     let source: any GameImageSource
     let logger: Logger
@@ -17,57 +18,19 @@ struct GameChannel: Sendable {
     /// Intents beyond this rate close the connection (a person taps a few a second).
     static let intents = RateLimit(perSecond: 30, burst: 30)
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
-        let session = FindOrLoseSession(source: source, clock: ContinuousClock())
-        let snapshots = await session.snapshots()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do {
-                    for await snapshot in snapshots {
-                        try await outbound.write(.text(LiveMessages.game(snapshot)))
-                    }
-                } catch {
-                    logger.debug("game connection ended: \(error)")
-                }
-            }
-            group.addTask {
-                await readIntents(inbound: inbound, outbound: outbound, session: session)
-            }
-            await group.next()
-            group.cancelAll()
-        }
-        await session.close()
-    }
-
-    private func readIntents(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-        session: FindOrLoseSession<ContinuousClock>
-    ) async {
-        let clock = MonotonicSeconds()
-        var intents = TokenBucket(Self.intents, now: clock.now)
-        do {
-            for try await message in inbound.messages(maxSize: GameIntent.maximumMessageBytes) {
-                guard intents.take(now: clock.now) else {
-                    try await outbound.close(
-                        .unknown(LiveCloseCode.tooManyMessages.rawValue), reason: "Too many messages; slow down.")
-                    return
-                }
-                let intent: GameIntent
-                do throws(GameIntent.Unreadable) {
-                    guard case .text(let text) = message else { throw GameIntent.Unreadable(reason: "Send text.") }
-                    intent = try GameIntent(json: text)
-                } catch {
-                    try await outbound.close(.unknown(LiveCloseCode.badMessage.rawValue), reason: error.reason)
-                    return
-                }
-                switch intent {
-                case .play: await session.play()
-                case .stop: await session.stop()
-                case .tap(let tile): await session.tap(tile)
-                }
-            }
-        } catch {
-            logger.debug("game connection ended: \(error)")
-        }
+    /// Makes the window's side of a connection upgraded to a WebSocket (``LiveUpgrade``), on the
+    /// channel's event loop, and starts opening it.
+    ///
+    /// - Parameter finished: called once the connection has closed and let go of everything.
+    func connect(
+        _ access: RequestAccess, socket: LiveSocket, channel: any Channel, finished: @escaping @Sendable () -> Void
+    ) -> LiveSocket.Handle {
+        let handle = LiveSocket.Handle(socket, eventLoop: channel.eventLoop)
+        let session = GameSession(
+            channel: self, access: access, socket: handle, writer: LiveStateWriter(channel: channel, waiting: 8),
+            finished: finished)
+        socket.listener = session
+        session.open()
+        return handle
     }
 }

@@ -2,12 +2,12 @@ import NIOWebSocket
 import ServiceLifecycle
 import Synchronization
 
-/// The live document connections that are open, for the server's shutdown: each is closed
-/// with 1000 (the window reconnects), as Hummingbird closes the other live connections, and
-/// the shutdown goes on once they have all let go of their documents — or
+/// The live connections that are open — documents, palettes and games — for the metrics and the
+/// server's shutdown: each is closed with 1000 (the window reconnects), and the shutdown goes on
+/// once they have all let go of what they held (their documents, palettes and games) — or
 /// ``LiveSocket/Configuration/closeTimeout`` and a second later.
 final class LiveConnections: Service, Sendable {
-    private let open = Mutex<[ObjectIdentifier: LiveSocket.Handle]>([:])
+    private let open = Mutex<[ObjectIdentifier: (handle: LiveSocket.Handle, kind: String)]>([:])
     private let closeTimeout: Duration
 
     init(closeTimeout: Duration) {
@@ -16,20 +16,21 @@ final class LiveConnections: Service, Sendable {
 
     var count: Int { open.withLock { $0.count } }
 
-    func add(_ id: ObjectIdentifier, _ handle: LiveSocket.Handle) {
-        open.withLock { $0[id] = handle }
-        ServerMetrics.liveConnections("document").increment()
+    /// A connection of `kind` (``LiveRoute/kind``) is open.
+    func add(_ id: ObjectIdentifier, _ handle: LiveSocket.Handle, kind: String) {
+        open.withLock { $0[id] = (handle, kind) }
+        ServerMetrics.liveConnections(kind).increment()
     }
 
     func remove(_ id: ObjectIdentifier) {
-        open.withLock { $0[id] = nil }
-        ServerMetrics.liveConnections("document").decrement()
+        guard let removed = open.withLock({ $0.removeValue(forKey: id) }) else { return }
+        ServerMetrics.liveConnections(removed.kind).decrement()
     }
 
     func run() async throws {
         try? await gracefulShutdown()
-        for handle in open.withLock({ Array($0.values) }) {
-            handle.close(.normalClosure, reason: "The server is restarting.")
+        for connection in open.withLock({ Array($0.values) }) {
+            connection.handle.close(.normalClosure, reason: "The server is restarting.")
         }
         let deadline = ContinuousClock.now + closeTimeout + .seconds(1)
         while count > 0, ContinuousClock.now < deadline, !Task.isCancelled {

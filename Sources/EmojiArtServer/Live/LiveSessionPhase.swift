@@ -1,6 +1,7 @@
-/// Where a live connection is in its life, as a value (``LiveSession`` keeps it under its lock):
-/// its socket open, closing or closed, and its work — a task applying the window's messages, or
-/// none — until what it held is let go. Each event is one decision, so a message that comes
+/// Where a live connection is in its life, as a value (``LiveSession``, ``GameSession`` and
+/// ``PaletteSession`` keep it under their locks): its socket open, closing or closed, and its
+/// work — a task opening it or applying the window's messages, or none — until what it held is
+/// let go. Each event is one decision, so a message that comes
 /// while the task is stopping is either taken by it or starts a task of its own, and the
 /// connection finishes exactly once: after its socket closed, when no task is left.
 struct LiveSessionPhase: Sendable, Equatable {

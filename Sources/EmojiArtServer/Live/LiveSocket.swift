@@ -15,9 +15,9 @@ protocol LiveSocketListener: AnyObject, Sendable {
     func writabilityChanged()
 }
 
-/// The WebSocket protocol of a live document connection, run on its event loop with no task of
-/// its own: an idle connection costs its channel and a few small objects, not a suspended
-/// task's stack (issue #21, "Memory"; docs/LIVE.md).
+/// The WebSocket protocol of a live connection — a document, the palettes, a game — run on its
+/// event loop with no task of its own: an idle connection costs its channel and a few small
+/// objects, not a suspended task's stack (issue #21, "Memory"; docs/LIVE.md).
 ///
 /// It sits last in the pipeline, after NIO's frame decoder and encoder, and does what a
 /// WebSocket endpoint must (RFC 6455):

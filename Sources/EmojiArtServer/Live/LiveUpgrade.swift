@@ -2,38 +2,53 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 
-/// Upgrades `GET /api/documents/{id}/live` to a WebSocket itself, so the connection runs on its
-/// event loop with no task of its own (``LiveSocket``, ``LiveSession``), where Hummingbird's
-/// upgrade would hold a task and its children for as long as the window is open — 43 KB an
-/// idle connection, most of it their suspended stacks (issue #21, "Memory").
+/// Upgrades the live routes — `GET /api/documents/{id}/live`, `/api/palettes/live`,
+/// `/api/game/live` — to WebSockets itself, so each connection runs on its event loop with no
+/// task of its own (``LiveSocket`` and the route's session: ``LiveSession``, ``PaletteSession``,
+/// ``GameSession``), where Hummingbird's upgrade would hold a task and its children for as long
+/// as the window is open — 30–43 KB an idle connection, most of it their suspended stacks
+/// (issue #21, "Memory").
 ///
-/// It sits in front of Hummingbird's upgrade handler, behind ``UpgradeGate`` (which has already
-/// turned a refused site's upgrade into a plain request). Every other request, and the other
-/// WebSocket routes, pass on to Hummingbird. For this one it asks the live router — the same
-/// middleware says who is asking, the route checks the id and version — then answers
-/// `101 Switching Protocols` and puts the WebSocket frame codec and a ``LiveSocket`` in place of
-/// the HTTP handlers; a request the router declines gets `400` and the connection closes.
+/// It sits on a connection's first request, behind ``UpgradeGate`` (which has already turned a
+/// refused site's upgrade into a plain request) and in front of NIO's upgrade handler, which
+/// makes the connection HTTP (``LiveServerChannel``). A request that doesn't ask for a WebSocket
+/// passes on at once. One that does is held, and the live router decides: the same middleware
+/// says who is asking, and the route that matches checks what it asks for and records what to
+/// start (``LiveRoute``). For a route that answers `200` this answers `101 Switching Protocols`
+/// and puts the WebSocket frame codec and a ``LiveSocket`` in place of the HTTP handlers; a
+/// route that declines, or a malformed handshake, gets `400` (`426` for a WebSocket version
+/// other than 13) and the connection closes. A path no live route matches is a plain request
+/// for the HTTP router (without its `Upgrade`, and the connection closes after the answer).
 final class LiveUpgrade: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// Who handles the connection from here on.
-    enum Owner: Sendable { case hummingbird, liveDocument }
+    /// Who handles the connection from here on: Hummingbird's HTTP/1, or this upgrade (a live
+    /// connection, or a refused handshake closing).
+    enum Owner: Sendable { case hummingbird, live }
 
     /// What the upgrade needs: the live router, and what the connections are made with.
     struct Opener: Sendable {
         let respond: @Sendable (Request, LiveRequestContext) async throws -> Response
-        let channel: LiveChannel
+        let channels: LiveChannels
         let connections: LiveConnections
-        let socket: LiveSocket.Configuration
+    }
+
+    /// What the live router made of a WebSocket request.
+    enum Decision: Sendable {
+        /// A live route took it: upgrade, with the route's headers.
+        case upgrade(HTTPFields, LiveRoute)
+        /// A live route declined it.
+        case refuse
+        /// No live route matched: it is an HTTP request.
+        case notLive
     }
 
     private enum State {
@@ -70,7 +85,7 @@ final class LiveUpgrade: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (state, unwrapInboundIn(data)) {
         case (.waiting, .head(let head)):
-            guard Self.asksForLiveDocument(head) else {
+            guard Self.asksForWebSocket(head) else {
                 // Not ours: Hummingbird's from here on.
                 state = .done
                 settle(.hummingbird)
@@ -100,18 +115,12 @@ final class LiveUpgrade: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// `GET /api/documents/…/live` asking for a WebSocket (`Upgrade: websocket`,
-    /// `Connection: Upgrade`).
-    static func asksForLiveDocument(_ head: HTTPRequestHead) -> Bool {
-        guard head.method == .GET, SiteGuard.asksForWebSocket(head.headers["Upgrade"]),
-            head.headers["Connection"].contains(where: {
+    /// A `GET` asking for a WebSocket (`Upgrade: websocket`, `Connection: Upgrade`).
+    static func asksForWebSocket(_ head: HTTPRequestHead) -> Bool {
+        head.method == .GET && SiteGuard.asksForWebSocket(head.headers["Upgrade"])
+            && head.headers["Connection"].contains(where: {
                 $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "upgrade" }
             })
-        else { return false }
-        let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 5 && parts[0].isEmpty && parts[1] == "api" && parts[2] == "documents"
-            && parts[4] == "live"
     }
 
     private static func hasBody(_ head: HTTPRequestHead) -> Bool {
@@ -120,43 +129,81 @@ final class LiveUpgrade: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func settleAndRefuse(context: ChannelHandlerContext, status: HTTPResponseStatus = .badRequest) {
         state = .done
-        settle(.liveDocument)
+        settle(.live)
         refuse(status, context: context)
     }
 
     private func decide(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard let accept = Self.acceptValue(head.headers) else { return settleAndRefuse(context: context) }
-        guard Self.speaksVersion13(head.headers) else {
-            return settleAndRefuse(context: context, status: .upgradeRequired)
-        }
         let channel = context.channel
         let (opener, logger) = (opener, logger)
-        let decided = context.eventLoop.makePromise(of: (HTTPFields, LiveStart)?.self)
+        let decided = context.eventLoop.makePromise(of: Decision.self)
         decided.completeWithTask {
             let request = Request(head: Self.request(head), body: .init(buffer: ByteBuffer()))
             let requestContext = LiveRequestContext(source: .init(channel: channel, logger: logger))
-            guard let response = try? await opener.respond(request, requestContext), response.status == .ok,
-                let start = requestContext.liveStart.value
-            else { return nil }
-            return (response.headers, start)
+            return Self.decision(
+                response: try? await opener.respond(request, requestContext), route: requestContext.liveRoute.value)
         }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         decided.futureResult.whenComplete { result in
             let (upgrade, context) = loopBound.value
             guard case .deciding = upgrade.state else { return }
             upgrade.state = .done
-            guard case .success(let answer?) = result else {
-                upgrade.settle(.liveDocument)
-                return upgrade.refuse(.badRequest, context: context)
-            }
-            do {
-                try upgrade.switchProtocols(answer.0, start: answer.1, accept: accept, context: context)
-            } catch {
-                upgrade.logger.debug("live upgrade failed: \(error)")
-                upgrade.settle(.liveDocument)
-                context.close(promise: nil)
+            switch result {
+            case .success(.upgrade(let fields, let route)):
+                upgrade.upgrade(head, fields: fields, route: route, context: context)
+            case .success(.notLive):
+                upgrade.passOn(head, context: context)
+            case .success(.refuse), .failure:
+                upgrade.settle(.live)
+                upgrade.refuse(.badRequest, context: context)
             }
         }
+    }
+
+    /// What the live router's answer means, with what its route recorded: `404` is its answer
+    /// for a path none of its routes has (they never answer it themselves: a document that isn't
+    /// there is a close code after the upgrade).
+    static func decision(response: Response?, route: LiveRoute?) -> Decision {
+        guard let response else { return .refuse }
+        if response.status == .notFound, route == nil { return .notLive }
+        guard response.status == .ok, let route else { return .refuse }
+        return .upgrade(response.headers, route)
+    }
+
+    /// A well-formed handshake for a live route: upgraded; else refused.
+    private func upgrade(_ head: HTTPRequestHead, fields: HTTPFields, route: LiveRoute, context: ChannelHandlerContext)
+    {
+        guard let accept = Self.acceptValue(head.headers) else {
+            settle(.live)
+            return refuse(.badRequest, context: context)
+        }
+        guard Self.speaksVersion13(head.headers) else {
+            settle(.live)
+            return refuse(.upgradeRequired, context: context)
+        }
+        do {
+            try switchProtocols(fields, route: route, accept: accept, context: context)
+        } catch {
+            logger.debug("live upgrade failed: \(error)")
+            settle(.live)
+            context.close(promise: nil)
+        }
+    }
+
+    /// A WebSocket request for a path no live route has: the HTTP router answers it, as a plain
+    /// request, and the connection closes (the request decoder reads nothing after a request
+    /// that asked for an upgrade).
+    private func passOn(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var head = head
+        head.headers.remove(name: "Upgrade")
+        head.headers.replaceOrAdd(name: "Connection", value: "close")
+        settle(.hummingbird)
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+        context.fireChannelRead(wrapInboundOut(.end(nil)))
+        context.fireChannelReadComplete()
+        // Reads were held while the request was decided.
+        context.read()
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
     /// The answer to a request the live router declines: `400` (or `426` for a WebSocket version
@@ -171,8 +218,8 @@ final class LiveUpgrade: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Answers `101`, then turns the pipeline from HTTP to WebSocket frames and starts the
-    /// connection.
-    private func switchProtocols(_ fields: HTTPFields, start: LiveStart, accept: String, context: ChannelHandlerContext)
+    /// route's connection.
+    private func switchProtocols(_ fields: HTTPFields, route: LiveRoute, accept: String, context: ChannelHandlerContext)
         throws
     {
         var headers = HTTPHeaders(fields.map { ($0.name.rawName, $0.value) })
@@ -184,17 +231,18 @@ final class LiveUpgrade: ChannelDuplexHandler, RemovableChannelHandler {
         let requestDecoder = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
         let responseEncoder = try pipeline.context(handlerType: HTTPResponseEncoder.self)
         let unreadableHeads = try pipeline.context(handlerType: UnreadableHeads.self)
-        let hummingbirdUpgrade = try pipeline.context(
-            handlerType: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+        let httpUpgrade = try pipeline.context(
+            handlerType: NIOTypedHTTPServerUpgradeHandler<LiveServerChannel.HTTPConnection>.self)
         // The 101 through the HTTP encoder, before the frame encoder is in its way.
         context.writeAndFlush(
             wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .switchingProtocols, headers: headers))),
             promise: nil)
-        let socket = LiveSocket(configuration: opener.socket)
+        let configuration = opener.channels.socketConfiguration(for: route)
+        let socket = LiveSocket(configuration: configuration)
         // The frame codec where the request decoder is, and the socket last.
         try pipeline.addHandlers(
             [
-                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: opener.socket.maximumMessageBytes)),
+                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: configuration.maximumMessageBytes)),
                 WebSocketFrameEncoder(),
             ], position: .after(requestDecoder.handler))
         try pipeline.addHandler(socket)
@@ -203,17 +251,17 @@ final class LiveUpgrade: ChannelDuplexHandler, RemovableChannelHandler {
         // decoder only once nothing that reads HTTP parts is left in front of the socket.
         pipeline.removeHandler(context: responseEncoder, promise: nil)
         pipeline.removeHandler(context: unreadableHeads, promise: nil)
-        pipeline.removeHandler(context: hummingbirdUpgrade, promise: nil)
+        pipeline.removeHandler(context: httpUpgrade, promise: nil)
         pipeline.removeHandler(context: requestDecoder, promise: nil)
         pipeline.removeHandler(context: context, promise: nil)
         LiveChannel.limitSendBuffer(of: context.channel)
         let connections = opener.connections
         let id = ObjectIdentifier(socket)
-        let handle = opener.channel.connect(start, socket: socket, channel: context.channel) {
+        let handle = opener.channels.connect(route, socket: socket, channel: context.channel) {
             connections.remove(id)
         }
-        connections.add(id, handle)
-        settle(.liveDocument)
+        connections.add(id, handle, kind: route.kind)
+        settle(.live)
         // Reads were held while the upgrade was decided.
         context.channel.read()
     }

@@ -1,0 +1,97 @@
+import EmojiArtLive
+import EmojiArtWire
+import Synchronization
+
+/// One window following its palettes (``PaletteChannel``): the connection's logic between its
+/// ``LiveSocket`` and a ``PaletteLibrary``, with no task while it is idle.
+///
+/// A short task opens it — whose palettes, then the list now and every later one, handed by the
+/// library straight to the connection's ``LiveStateWriter``. Nothing the window sends is
+/// applied. Once the socket has closed and the opening is done, the library is let go of.
+final class PaletteSession: LiveSocketListener, Sendable {
+    private struct State: Sendable {
+        /// The socket's state and the opening task's (``LiveSessionPhase``): no message ever
+        /// starts a task here.
+        var phase = LiveSessionPhase()
+        var following: (library: PaletteLibrary, id: UInt64)?
+    }
+
+    private let channel: PaletteChannel
+    private let access: RequestAccess
+    private let socket: LiveSocket.Handle
+    private let writer: LiveStateWriter
+    private let finished: @Sendable () -> Void
+    private let state = Mutex(State())
+
+    init(
+        channel: PaletteChannel, access: RequestAccess, socket: LiveSocket.Handle, writer: LiveStateWriter,
+        finished: @escaping @Sendable () -> Void
+    ) {
+        self.channel = channel
+        self.access = access
+        self.socket = socket
+        self.writer = writer
+        self.finished = finished
+    }
+
+    func open() {
+        Task { await opening() }
+    }
+
+    // MARK: - The socket's side
+
+    /// The window is sent the palettes; what it sends is dropped.
+    func received(_ text: String?) -> Bool { true }
+
+    func closing() {
+        state.withLock { $0.phase.socketClosing() }
+        writer.stop()
+    }
+
+    func closed() {
+        let finish = state.withLock { $0.phase.socketClosed() }
+        writer.stop()
+        if finish { self.finish() }
+    }
+
+    func writabilityChanged() {
+        writer.writabilityChanged()
+    }
+
+    // MARK: - Opening
+
+    private func opening() async {
+        defer {
+            let (_, finish) = state.withLock { $0.phase.taskStopped() }
+            if finish { self.finish() }
+        }
+        guard access.isSomeone else { return close(.unauthorized, reason: "Sign in.") }
+        let library = await channel.library(for: access)
+        let writer = writer
+        let id: UInt64
+        do {
+            id = try await library.follow { writer.send(LiveMessages.palettes($0)) }
+        } catch {
+            channel.logger.debug("palette connection ended: \(error)")
+            return close(.documentClosed, reason: "Try again.")
+        }
+        state.withLock { $0.following = (library, id) }
+    }
+
+    private func close(_ code: LiveCloseCode, reason: String) {
+        state.withLock { $0.phase.socketClosing() }
+        socket.close(.unknown(code.rawValue), reason: reason)
+    }
+
+    // MARK: - Ending
+
+    /// Stops following the palettes; the connection has let go of everything.
+    private func finish() {
+        let following = state.withLock { state in
+            defer { state.following = nil }
+            return state.following
+        }
+        if let following { following.library.unfollow(following.id) }
+        finished()
+    }
+}
