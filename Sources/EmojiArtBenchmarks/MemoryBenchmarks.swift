@@ -72,6 +72,8 @@ enum MemoryBenchmarks {
         let connected = try server.residentBytes()
         for socket in sockets { socket.close() }
         try await waitForConnections(0, base: base)
+        // Their descriptors too (closed as each socket goes), before the next kind connects.
+        sockets.removeAll()
 
         let perDocument = Double(opened - before) / Double(documentCount)
         let perConnection = Double(connected - opened) / Double(connectionCount)
