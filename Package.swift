@@ -25,8 +25,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // Traces over OTLP/HTTP only: the gRPC exporter (and its build) is left out.
-        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -142,7 +141,20 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "OTel", package: "swift-otel"),
+                "EmojiArtTracing",
+            ]
+        ),
+        // Traces of requests to an OpenTelemetry collector: a swift-distributed-tracing tracer and
+        // an OTLP/HTTP exporter (protobuf written by hand: a few messages, not a protobuf library).
+        .target(
+            name: "EmojiArtTracing",
+            dependencies: [
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The command-line interface, as a library so tests can drive it in process.
@@ -205,6 +217,9 @@ let package = Package(
             ],
             // The page that replays the live fuzz test in Chromium (ChromiumReplay.swift).
             exclude: ["Replay"]),
+        .testTarget(
+            name: "EmojiArtTracingTests",
+            dependencies: ["EmojiArtTracing", .product(name: "Tracing", package: "swift-distributed-tracing")]),
         .testTarget(name: "EmojiArtWireTests", dependencies: ["EmojiArtWire", "EmojiArtLive", "EmojiArtKit"]),
         .testTarget(
             name: "EmojiArtFetchTests",

@@ -203,9 +203,7 @@ extension EmojiArtCommand {
             if configuration.logFormat == .json {
                 LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
             } else {
-                LoggingSystem.bootstrap { label in
-                    StreamLogHandler(label: label, stream: LogOutput.standardError.stream)
-                }
+                LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
             }
             // Whatever waits is written before the command ends, and before an error it throws
             // is printed.
@@ -220,7 +218,7 @@ extension EmojiArtCommand {
             let announcer = logger
             // Every live window is an open socket.
             OpenFileLimit.raise()
-            let tracing = try Tracing.bootstrap(configuration)
+            let tracing = Tracing.bootstrap(configuration, logger: logger)
             let app = try await buildApplication(
                 configuration, logger: logger, observability: tracing.map { [$0] } ?? []
             ) { url in

@@ -147,12 +147,13 @@ public func buildRouter(
     // HEAD is answered wherever GET is (RFC 9110 §9.3.2).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Outermost first: security headers go on every response, error responses included; each
-    // request counted and timed by route and final status; then who is asking — from where,
+    // request traced (when spans are exported), counted, timed and logged by route and final
+    // status; then who is asking — from where,
     // and who — before any file or route is looked at.
     router.middlewares.add(SecurityHeadersMiddleware())
-    if telemetry.metrics { router.middlewares.add(MetricsMiddleware()) }
     if telemetry.tracing { router.middlewares.add(TracingMiddleware()) }
-    router.middlewares.add(AccessLogMiddleware(logs: telemetry.accessLog))
+    router.middlewares.add(
+        RequestTelemetryMiddleware(logs: telemetry.accessLog, metrics: telemetry.metrics ? RequestMetrics() : nil))
     let routeTable = RouteTable()
     router.middlewares.add(APIErrorMiddleware(routes: routeTable))
     router.middlewares.add(SiteGuardMiddleware(siteGuard: components.siteGuard))

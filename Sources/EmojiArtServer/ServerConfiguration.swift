@@ -5,6 +5,7 @@ import EmojiArtLive
 import EmojiArtStore
 import EmojiArtStorePostgres
 import EmojiArtStoreSQLite
+import EmojiArtTracing
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -69,8 +70,9 @@ public struct ServerConfiguration: Sendable {
     /// Whether requests are counted in `/metrics`, logged and traced (on; off only to measure
     /// what that costs: `--request-telemetry off`, scripts/benchmark-http).
     public var requestTelemetryEnabled = true
-    /// Where traces go over OTLP/HTTP (`$OTEL_EXPORTER_OTLP_ENDPOINT`); nil: no tracing.
-    public var otlpEndpoint: URL?
+    /// Where traces go over OTLP/HTTP and how (`$OTEL_EXPORTER_OTLP_ENDPOINT` and the other
+    /// `OTEL_*` variables, ``OTLPSettings``); nil: no tracing.
+    public var tracing: OTLPSettings?
     /// Proxies whose `X-Forwarded-For` is believed, besides loopback (`$EMOJIART_TRUSTED_PROXIES`,
     /// comma-separated address ranges).
     public var trustedProxies: [AddressRange] = []
@@ -104,7 +106,7 @@ public struct ServerConfiguration: Sendable {
     /// `XDG_DATA_HOME`, `HOME`), `EMOJIART_DURABILITY`, `EMOJIART_DATABASE_URL`,
     /// `EMOJIART_HISTORY_DAYS`, `EMOJIART_FETCH_ALLOW`, `EMOJIART_FETCH_PUBLIC`, `EMOJIART_TRUSTED_PROXIES`,
     /// `EMOJIART_JOKES_URL`, `EMOJIART_UNSPLASH_KEY`, `EMOJIART_UNSPLASH_URL`,
-    /// `EMOJIART_GAME_IMAGES`, `EMOJIART_LOG_FORMAT` and `OTEL_EXPORTER_OTLP_ENDPOINT`. Empty values count as unset; a value that can't be used is
+    /// `EMOJIART_GAME_IMAGES`, `EMOJIART_LOG_FORMAT` and the `OTEL_*` variables of ``OTLPSettings``. Empty values count as unset; a value that can't be used is
     /// refused, naming the variable.
     public init(environment: [String: String]) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -171,12 +173,10 @@ public struct ServerConfiguration: Sendable {
             }
             logLevel = level
         }
-        if let text = value("OTEL_EXPORTER_OTLP_ENDPOINT") {
-            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw ConfigurationError(
-                    "$OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL such as http://127.0.0.1:4318.")
-            }
-            otlpEndpoint = url
+        do {
+            tracing = try OTLPSettings(environment: environment)
+        } catch {
+            throw ConfigurationError(error.description)
         }
     }
 
@@ -211,7 +211,7 @@ public struct ServerConfiguration: Sendable {
 
     /// What each request leaves behind, from these settings.
     public var requestTelemetry: RequestTelemetry {
-        requestTelemetryEnabled ? RequestTelemetry(tracing: otlpEndpoint != nil) : .off
+        requestTelemetryEnabled ? RequestTelemetry(tracing: tracing != nil) : .off
     }
 
     /// Refuses settings that would open the server to others unguarded: in local mode it listens

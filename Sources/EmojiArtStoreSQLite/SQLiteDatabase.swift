@@ -217,13 +217,22 @@ public struct SQLiteDatabase: SQLDatabase {
         }
     }
 
-    /// Runs one statement: its rows (none for most writes).
+    /// Runs one statement: its rows (none for most writes). Statements are compiled once per
+    /// connection and kept (compiling an edit's few statements each time was a tenth of what an
+    /// edit cost); those with more than ``cachedStatementBinds`` values — lists written for one
+    /// call, `IN (?, ?, …)` — are compiled each time, so the kept ones stay a fixed few.
     static func run(_ statement: SQLStatement, in db: Database) throws -> [SQLRow] {
         let arguments = StatementArguments(statement.binds.map(\.databaseValue))
-        return try Row.fetchAll(db, sql: statement.sql, arguments: arguments).map { row in
+        let compiled =
+            statement.binds.count <= cachedStatementBinds
+            ? try db.cachedStatement(sql: statement.sql) : try db.makeStatement(sql: statement.sql)
+        return try Row.fetchAll(compiled, arguments: arguments).map { row in
             row.databaseValues.map(SQLValue.init)
         }
     }
+
+    /// Statements with at most this many values are kept compiled (``run(_:in:)``).
+    static let cachedStatementBinds = 16
 
     /// Constraint violations as ``SQLConstraintViolation``; everything else as it came.
     private static func translated(_ error: any Error) -> any Error {

@@ -47,4 +47,36 @@ import Testing
         let lateStop = phase.taskStopped()
         #expect(!lateClose && lateMessage == .drop && !lateStop.finish)
     }
+
+    /// The inbox keeps what the window sent for the working task, in order, and drops it all
+    /// once the socket closes.
+    @Test func theInboxHandsTheTaskEveryMessageInOrderAndDropsThemOnClosing() {
+        var inbox = LiveInbox()
+        var events: [String] = []
+        func record<T>(_ value: T) { events.append("\(value)") }
+        record(inbox.next())  // the opening task stops
+        record(inbox.received("a"))
+        record(inbox.received("b"))
+        record(inbox.received(nil))
+        record(inbox.next(ready: false))  // not yet opened: the task stops, the messages wait
+        record(inbox.received("c"))
+        record(inbox.next())
+        record(inbox.next())
+        record(inbox.received("d"))
+        record(inbox.received("e"))
+        inbox.closing()
+        record(inbox.messages.count)
+        record(inbox.received("f"))
+        record(inbox.next())
+        record(inbox.closed())
+        #expect(
+            events == [
+                "rest(resumeReading: true, finish: false)", "startTask", "queue", "queue",
+                "rest(resumeReading: true, finish: false)", "startTask",
+                #"apply([Optional("a"), Optional("b"), nil, Optional("c")])"#,
+                "rest(resumeReading: true, finish: false)", "startTask", "queue", "0", "drop",
+                "rest(resumeReading: false, finish: false)", "true",
+            ])
+        #expect(!inbox.isOpen)
+    }
 }

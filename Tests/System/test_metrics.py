@@ -205,11 +205,14 @@ def test_log_level_leaves_out_the_request_lines_below_it(tmp_path):
 
 
 def test_traces_go_to_an_otlp_collector_when_one_is_set(tmp_path):
-    """A stub OTLP/HTTP collector on loopback receives protobuf spans named by route."""
+    """A stub OTLP/HTTP collector on loopback receives protobuf spans named by route, read here
+    with OpenTelemetry's own message definitions (opentelemetry-proto): the service is named, a
+    caller's W3C traceparent is joined, and a share link's path never leaves the server."""
     import os
     import threading
     import time
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
     received = []
 
@@ -225,6 +228,17 @@ def test_traces_go_to_an_otlp_collector_when_one_is_set(tmp_path):
         def log_message(self, *args):
             pass
 
+    def spans():
+        found = []
+        for _, _, body in list(received):
+            request = ExportTraceServiceRequest()
+            request.ParseFromString(body)
+            for resource_spans in request.resource_spans:
+                resource = {a.key: a.value.string_value for a in resource_spans.resource.attributes}
+                for scope_spans in resource_spans.scope_spans:
+                    found += [(resource, span) for span in scope_spans.spans]
+        return found
+
     collector = ThreadingHTTPServer(("127.0.0.1", 0), Collector)
     threading.Thread(target=collector.serve_forever, daemon=True).start()
     port = free_port()
@@ -235,6 +249,7 @@ def test_traces_go_to_an_otlp_collector_when_one_is_set(tmp_path):
              "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{collector.server_port}",
              "OTEL_BSP_SCHEDULE_DELAY": "100"})
     base = f"http://127.0.0.1:{port}"
+    trace_id, caller_span = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -245,18 +260,31 @@ def test_traces_go_to_an_otlp_collector_when_one_is_set(tmp_path):
                 assert time.monotonic() < deadline, (tmp_path / "log").read_text()
                 time.sleep(0.05)
         doc = requests.post(base + "/api/documents", json={"title": "Traced"}, timeout=5).json()["id"]
-        requests.get(f"{base}/api/documents/{doc}", timeout=5).raise_for_status()
+        requests.get(f"{base}/api/documents/{doc}", timeout=5,
+                     headers={"traceparent": f"00-{trace_id}-{caller_span}-01"}).raise_for_status()
+        requests.get(base + "/s/secret-token-not-for-traces", timeout=5, allow_redirects=False)
         deadline = time.monotonic() + 15
-        while not any(b"/api/documents/{id}" in body for _, _, body in received):
+        while not any(span.name == "/s/{token}" for _, span in spans()):
             assert time.monotonic() < deadline, f"no span reached the collector: {received!r:.300}"
             time.sleep(0.1)
     finally:
         process.terminate()
         process.wait(timeout=15)
         collector.shutdown()
-    paths = {path for path, _, _ in received}
-    assert paths == {"/v1/traces"}, paths
+    assert {path for path, _, _ in received} == {"/v1/traces"}
     assert all(kind == "application/x-protobuf" for _, kind, _ in received)
-    spans = b"".join(body for _, _, body in received)
-    assert b"emojiart" in spans, "the service is named"
-    assert b"POST /api/documents" in spans or b"/api/documents" in spans
+    found = spans()
+    assert all(resource["service.name"] == "emojiart" for resource, _ in found), "the service is named"
+    [(_, joined)] = [(r, s) for r, s in found if s.name == "/api/documents/{id}"]
+    assert joined.trace_id.hex() == trace_id and joined.parent_span_id.hex() == caller_span
+    assert joined.kind == joined.SPAN_KIND_SERVER and len(joined.span_id) == 8
+    attributes = {a.key: a.value for a in joined.attributes}
+    assert attributes["http.route"].string_value == "/api/documents/{id}"
+    assert attributes["http.response.status_code"].int_value == 200
+    assert joined.end_time_unix_nano >= joined.start_time_unix_nano > 1_700_000_000 * 10**9
+    [(_, created)] = [(r, s) for r, s in found if s.name == "/api/documents"]
+    assert created.trace_id.hex() != trace_id and not created.parent_span_id, "a new trace without a caller's"
+    for _, span in found:
+        assert "url.path" not in {a.key for a in span.attributes}
+    assert b"secret-token-not-for-traces" not in b"".join(body for _, _, body in received), \
+        "share links' paths stay out of traces"

@@ -11,9 +11,8 @@ import Synchronization
 /// socket has closed and no task is left, the game is ended (``finish()``).
 final class GameSession: LiveSocketListener, Sendable {
     private struct State: Sendable {
-        var messages: [String?] = []
-        /// The socket's state and the task's: ``LiveSessionPhase``.
-        var phase = LiveSessionPhase()
+        /// The socket's state, the task's and the intents waiting: ``LiveInbox``.
+        var inbox = LiveInbox()
         var following: UInt64?
         /// The window's intent limit (``GameChannel/intents``): what it may still send now.
         var rate: TokenBucket
@@ -51,36 +50,16 @@ final class GameSession: LiveSocketListener, Sendable {
     // MARK: - The socket's side
 
     func received(_ text: String?) -> Bool {
-        let arrival = state.withLock { state in
-            let arrival = state.phase.messageArrived()
-            if arrival != .drop { state.messages.append(text) }
-            return arrival
-        }
-        switch arrival {
-        case .startTask:
-            Task { await work() }
-            return true
-        case .drop:
-            return true
-        case .queue:
-            // Busy: the socket waits, unread, until what came is applied.
-            return false
-        }
+        state.withLock { $0.inbox.received(text) }.keepsReading { Task { await work() } }
     }
 
     func closing() {
-        state.withLock { state in
-            state.phase.socketClosing()
-            state.messages = []
-        }
+        state.withLock { $0.inbox.closing() }
         writer.stop()
     }
 
     func closed() {
-        let finish = state.withLock { state -> Bool in
-            state.messages = []
-            return state.phase.socketClosed()
-        }
+        let finish = state.withLock { $0.inbox.closed() }
         writer.stop()
         if finish { Task { await self.finish() } }
     }
@@ -104,25 +83,11 @@ final class GameSession: LiveSocketListener, Sendable {
     /// Applies the intents that came, in order, until none is left; then the socket is read
     /// again, or, if it closed meanwhile, the connection finishes.
     private func work() async {
-        enum Next {
-            case apply([String?])
-            case rest(resume: Bool, finish: Bool)
-        }
         while true {
-            // Whether there is more and, if not, that no task works any more: one decision, so an
-            // intent that comes meanwhile either is taken here or starts a task of its own.
-            let next = state.withLock { state -> Next in
-                if state.phase.isOpen, !state.messages.isEmpty {
-                    defer { state.messages = [] }
-                    return .apply(state.messages)
-                }
-                let (resume, finish) = state.phase.taskStopped()
-                return .rest(resume: resume, finish: finish)
-            }
-            switch next {
+            switch state.withLock({ $0.inbox.next() }) {
             case .apply(let batch):
                 for message in batch {
-                    guard state.withLock({ $0.phase.isOpen }) else { break }
+                    guard state.withLock({ $0.inbox.isOpen }) else { break }
                     await apply(message)
                 }
             case .rest(let resume, let finish):
@@ -155,10 +120,7 @@ final class GameSession: LiveSocketListener, Sendable {
     /// Closes with `code`: nothing more the window sent is applied, even before the socket has
     /// sent the close.
     private func close(_ code: LiveCloseCode, reason: String) {
-        state.withLock { state in
-            state.phase.socketClosing()
-            state.messages = []
-        }
+        state.withLock { $0.inbox.closing() }
         socket.close(.unknown(code.rawValue), reason: reason)
     }
 

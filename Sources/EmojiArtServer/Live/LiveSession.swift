@@ -34,9 +34,8 @@ final class LiveSession: LiveSocketListener, Sendable {
     }
 
     private struct State: Sendable {
-        var messages: [String?] = []
-        /// The socket's state and the task's: ``LiveSessionPhase``.
-        var phase = LiveSessionPhase()
+        /// The socket's state, the task's and the messages waiting: ``LiveInbox``.
+        var inbox = LiveInbox()
         var registration: UUID?
         /// The revocation count read before the grant was last checked (``RevocationWatch``).
         var checkedRevocations: Int?
@@ -78,36 +77,16 @@ final class LiveSession: LiveSocketListener, Sendable {
     // MARK: - The socket's side
 
     func received(_ text: String?) -> Bool {
-        let arrival = state.withLock { state in
-            let arrival = state.phase.messageArrived()
-            if arrival != .drop { state.messages.append(text) }
-            return arrival
-        }
-        switch arrival {
-        case .startTask:
-            Task { await work() }
-            return true
-        case .drop:
-            return true
-        case .queue:
-            // Busy: the socket waits, unread, until what came is applied.
-            return false
-        }
+        state.withLock { $0.inbox.received(text) }.keepsReading { Task { await work() } }
     }
 
     func closing() {
-        state.withLock { state in
-            state.phase.socketClosing()
-            state.messages = []
-        }
+        state.withLock { $0.inbox.closing() }
         writer.stop()
     }
 
     func closed() {
-        let finish = state.withLock { state -> Bool in
-            state.messages = []
-            return state.phase.socketClosed()
-        }
+        let finish = state.withLock { $0.inbox.closed() }
         writer.stop()
         if finish { Task { await self.finish() } }
     }
@@ -189,23 +168,15 @@ final class LiveSession: LiveSocketListener, Sendable {
     /// Applies the messages that came, in order, until none is left; then the socket is read
     /// again, or, if it closed meanwhile, the connection finishes.
     private func work() async {
-        enum Next {
-            case apply([String?], Opened)
-            case rest(resume: Bool, finish: Bool)
-        }
         while true {
-            // Whether there is more and, if not, that no task works any more: one decision, so a
-            // message that comes meanwhile either is taken here or starts a task of its own.
-            let next = state.withLock { state -> Next in
-                if state.phase.isOpen, let opened = state.opened, !state.messages.isEmpty, !writer.isEnding {
-                    defer { state.messages = [] }
-                    return .apply(state.messages, opened)
-                }
-                let (resume, finish) = state.phase.taskStopped()
-                return .rest(resume: resume, finish: finish)
+            // Messages are applied once the connection is opened, and not once its writing has
+            // ended (a revoked link).
+            let (next, opened) = state.withLock { state in
+                (state.inbox.next(ready: state.opened != nil && !writer.isEnding), state.opened)
             }
             switch next {
-            case .apply(let batch, let opened):
+            case .apply(let batch):
+                guard let opened else { continue }
                 // Anything revoked since the grant was checked — up to now, on any server — is
                 // seen first: one read of the revocation count, started after every message of
                 // the batch arrived, covers them all, and a revoked window gets none of them
@@ -283,7 +254,7 @@ final class LiveSession: LiveSocketListener, Sendable {
     }
 
     /// Neither closing nor ending its writing (a revoked grant ends it).
-    private var isOpen: Bool { !writer.isEnding && state.withLock { $0.phase.isOpen } }
+    private var isOpen: Bool { !writer.isEnding && state.withLock { $0.inbox.isOpen } }
 
     /// Whether anything the connection was opened with can be revoked: not local mode's one
     /// user, who owns everything and has no session, token or link to lose.
@@ -294,10 +265,7 @@ final class LiveSession: LiveSocketListener, Sendable {
     /// Closes with `code`: nothing more the window sent is applied, even before the socket has
     /// sent the close.
     private func close(_ code: LiveCloseCode, reason: String) {
-        state.withLock { state in
-            state.phase.socketClosing()
-            state.messages = []
-        }
+        state.withLock { $0.inbox.closing() }
         socket.close(.unknown(code.rawValue), reason: reason)
     }
 

@@ -71,3 +71,70 @@ struct LiveSessionPhase: Sendable, Equatable {
         return true
     }
 }
+
+/// A connection's phase (``LiveSessionPhase``) and the window's messages waiting for its task,
+/// as one value: what ``LiveSession`` and ``GameSession`` decide on each event of the socket and
+/// of their task, under their lock. Messages are kept only while they may be applied: closing
+/// drops them.
+struct LiveInbox: Sendable, Equatable {
+    private(set) var phase = LiveSessionPhase()
+    private(set) var messages: [String?] = []
+
+    /// Whether messages are still applied.
+    var isOpen: Bool { phase.isOpen }
+
+    /// A message came from the window: kept, unless the connection is closing.
+    mutating func received(_ text: String?) -> LiveSessionPhase.Arrival {
+        let arrival = phase.messageArrived()
+        if arrival != .drop { messages.append(text) }
+        return arrival
+    }
+
+    /// The socket is closing, by either side: what waits is dropped.
+    mutating func closing() {
+        phase.socketClosing()
+        messages = []
+    }
+
+    /// The socket closed: true if the connection finishes now (no task is working).
+    mutating func closed() -> Bool {
+        messages = []
+        return phase.socketClosed()
+    }
+
+    enum Next: Sendable, Equatable {
+        /// Apply these, in order.
+        case apply([String?])
+        /// The task stops: whether to read the socket again, and whether the connection
+        /// finishes now.
+        case rest(resumeReading: Bool, finish: Bool)
+    }
+
+    /// The working task asks what next: every message waiting, if it may apply them now
+    /// (`ready`: a document connection's is opened), or else it stops — one decision, so a
+    /// message that comes meanwhile either is taken here or starts a task of its own.
+    mutating func next(ready: Bool = true) -> Next {
+        if phase.isOpen, ready, !messages.isEmpty {
+            defer { messages = [] }
+            return .apply(messages)
+        }
+        let (resume, finish) = phase.taskStopped()
+        return .rest(resumeReading: resume, finish: finish)
+    }
+}
+
+extension LiveSessionPhase.Arrival {
+    /// What the socket does with the message: `start` a task if one must; false while a task
+    /// is busy (the socket stops reading until it is done).
+    func keepsReading(startingTask start: () -> Void) -> Bool {
+        switch self {
+        case .startTask:
+            start()
+            return true
+        case .drop:
+            return true
+        case .queue:
+            return false
+        }
+    }
+}

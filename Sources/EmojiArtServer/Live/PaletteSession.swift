@@ -10,9 +10,9 @@ import Synchronization
 /// applied. Once the socket has closed and the opening is done, the library is let go of.
 final class PaletteSession: LiveSocketListener, Sendable {
     private struct State: Sendable {
-        /// The socket's state and the opening task's (``LiveSessionPhase``): no message ever
+        /// The socket's state and the opening task's (``LiveInbox``): no message is kept or
         /// starts a task here.
-        var phase = LiveSessionPhase()
+        var inbox = LiveInbox()
         var following: (library: PaletteLibrary, id: UInt64)?
     }
 
@@ -44,12 +44,12 @@ final class PaletteSession: LiveSocketListener, Sendable {
     func received(_ text: String?) -> Bool { true }
 
     func closing() {
-        state.withLock { $0.phase.socketClosing() }
+        state.withLock { $0.inbox.closing() }
         writer.stop()
     }
 
     func closed() {
-        let finish = state.withLock { $0.phase.socketClosed() }
+        let finish = state.withLock { $0.inbox.closed() }
         writer.stop()
         if finish { self.finish() }
     }
@@ -62,8 +62,7 @@ final class PaletteSession: LiveSocketListener, Sendable {
 
     private func opening() async {
         defer {
-            let (_, finish) = state.withLock { $0.phase.taskStopped() }
-            if finish { self.finish() }
+            if case .rest(_, finish: true) = state.withLock({ $0.inbox.next() }) { self.finish() }
         }
         guard access.isSomeone else { return close(.unauthorized, reason: "Sign in.") }
         let library = await channel.library(for: access)
@@ -79,7 +78,7 @@ final class PaletteSession: LiveSocketListener, Sendable {
     }
 
     private func close(_ code: LiveCloseCode, reason: String) {
-        state.withLock { $0.phase.socketClosing() }
+        state.withLock { $0.inbox.closing() }
         socket.close(.unknown(code.rawValue), reason: reason)
     }
 

@@ -70,14 +70,6 @@ public final class LogOutput: Sendable {
         queue.sync { writePending() }
     }
 
-    /// A stream for swift-log's `StreamLogHandler`: each line it logs is appended here.
-    public var stream: some TextOutputStream & Sendable { Stream(output: self) }
-
-    private struct Stream: TextOutputStream, Sendable {
-        let output: LogOutput
-        mutating func write(_ string: String) { output.append(string) }
-    }
-
     /// On the queue: writes the buffer, whole.
     private func writePending() {
         let bytes = pending.withLock { pending -> [UInt8] in

@@ -8,7 +8,7 @@ import Prometheus
 /// The process's metrics, in Prometheus's text format at `/metrics` (docs/API.md, "Metrics").
 ///
 /// swift-metrics is bootstrapped once per process with a Prometheus registry, before anything
-/// records: Hummingbird's ``MetricsMiddleware`` counts requests by route, method and status and
+/// records: ``RequestMetrics`` counts requests by route, method and status and
 /// times them (`hb_requests_total`, `http_server_request_duration_seconds`); the commit queue,
 /// the background fetcher and sign-in record their own; and the gauges of what is open now
 /// are read when `/metrics` is asked.
