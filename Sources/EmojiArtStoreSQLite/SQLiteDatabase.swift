@@ -20,6 +20,8 @@ public struct SQLiteDatabase: SQLDatabase {
     /// Whether other processes may open the same file (the command line beside a server), so
     /// their commits are watched for.
     private let shared: Bool
+    /// A file's log copied into it off the commits' path (nil in memory).
+    let checkpointer: WALCheckpointer?
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     public init(path: String, durability: Durability = .full) throws {
@@ -27,6 +29,8 @@ public struct SQLiteDatabase: SQLDatabase {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+            // Checkpoints are WALCheckpointer's, not the commits'.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.fallbackPages)")
         }
         try self.init(migrating: try DatabasePool(path: path, configuration: configuration), shared: true)
     }
@@ -44,6 +48,7 @@ public struct SQLiteDatabase: SQLDatabase {
         try Self.migrator.migrate(writer)
         self.writer = writer
         self.shared = shared
+        checkpointer = writer is DatabasePool ? try WALCheckpointer(path: writer.path) : nil
     }
 
     public var dialect: SQLDialect { .sqlite }
