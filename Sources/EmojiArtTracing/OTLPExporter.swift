@@ -165,10 +165,18 @@ public final class OTLPExporter: SpanSink, Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await self.nextBatchOrDelay()
-                await self.exportWaiting()
+                await self.exportWaitingToTheEnd()
             }
         }
-        await exportWaiting()
+        // What is left goes out as the server stops.
+        await exportWaitingToTheEnd()
+    }
+
+    /// ``exportWaiting()`` in a task of its own, which the server's stopping (cancelling this
+    /// one) doesn't reach: a request under way finishes, or times out, rather than being cut off
+    /// with its spans dropped.
+    private func exportWaitingToTheEnd() async {
+        await Task { await self.exportWaiting() }.value
     }
 
     /// Waits ``OTLPSettings/delay``, or less if a batch fills meanwhile, or until cancelled.
