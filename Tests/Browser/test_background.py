@@ -36,6 +36,9 @@ def stored(data: bytes) -> str:
 
 class StubHandler(BaseHTTPRequestHandler):
     hits: list[str] = []
+    # /held.gif answers only when a test sets this (or after 30 s), so a test that needs the fetch
+    # still under way does not race a fixed delay on a loaded machine.
+    release = threading.Event()
 
     def do_GET(self):  # noqa: N802 (http.server's naming)
         path = urlsplit(self.path).path
@@ -47,6 +50,9 @@ class StubHandler(BaseHTTPRequestHandler):
             self.reply(200, CAT, "image/png")
         elif path == "/slow.gif":
             time.sleep(SLOW)
+            self.reply(200, OTHER, "image/gif")
+        elif path == "/held.gif":
+            StubHandler.release.wait(30)
             self.reply(200, OTHER, "image/gif")
         elif path == "/slow-missing.png":
             time.sleep(SLOW)
@@ -262,7 +268,8 @@ def test_a_newer_background_supersedes_a_fetch_in_flight(page, api, stub, page_r
 def test_a_second_window_shows_the_image_too(page, api, stub, page_requests):
     doc = api.create("Two windows")
     open_editor(page, doc)
-    url = stub.url("/slow.gif")
+    StubHandler.release.clear()
+    url = stub.url("/held.gif")
     drop_url(page, url)
     expect(progress(page)).to_be_visible()
 
@@ -271,6 +278,7 @@ def test_a_second_window_shows_the_image_too(page, api, stub, page_requests):
     second.goto(f"/documents/{doc['id']}")
     expect(second.locator("body")).to_have_attribute("data-ready", "true")
     expect(progress(second)).to_be_visible()
+    StubHandler.release.set()
     expect(background(second)).to_have_attribute("src", stored(OTHER))
     expect(progress(second)).to_be_hidden()
     expect(background(page)).to_have_attribute("src", stored(OTHER))
