@@ -200,11 +200,8 @@ extension EmojiArtCommand {
             if let requestTelemetry { configuration.requestTelemetryEnabled = requestTelemetry == "on" }
             try configuration.validateAccess()
             // Lines go out in batches, not one write(2) each (LogOutput).
-            if configuration.logFormat == .json {
-                LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
-            } else {
-                LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
-            }
+            let format = configuration.logFormat
+            LoggingSystem.bootstrap { label in ServerLogHandler(label: label, format: format) }
             // Whatever waits is written before the command ends, and before an error it throws
             // is printed.
             defer {

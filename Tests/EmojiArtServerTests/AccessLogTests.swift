@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import Synchronization
@@ -37,15 +38,40 @@ struct AccessLogTests {
         let event = LogEvent(
             level: .info, message: "request", error: error, metadata: event, source: "EmojiArtServer",
             file: #fileID, function: #function, line: #line)
-        var text = TextLogHandler(label: "emojiart") { _ in }
+        var text = ServerLogHandler(label: "emojiart", format: .text) { _ in }
         text.metadata = handler
         let captured = Captured()
         var stream = StreamLogHandler(label: "emojiart", stream: captured, metadataProvider: nil)
         stream.metadata = handler
         stream.log(event: event)
-        let line = text.line(event, time: "TIME")
+        let line = text.textLine(event, time: "TIME")
         #expect(line.hasPrefix("TIME info emojiart:"))
         #expect(line.drop { $0 != " " } == captured.text.drop { $0 != " " })
+    }
+
+    /// A JSON line is one object on one line: the time, level, label and message, every key of
+    /// the metadata (the event's over the handler's), the request's id again as `requestId`, and
+    /// an error's source.
+    @Test func aJSONLineIsOneObjectWithTheRequestsID() throws {
+        var handler = ServerLogHandler(label: "emojiart", format: .json) { _ in }
+        handler.metadata = ["hb.request.id": "4f2a", "status": "200"]
+        let event = LogEvent(
+            level: .error, message: "request \"quoted\"\nsecond line", error: nil,
+            metadata: ["status": "500", "tags": ["a", "b"]], source: "EmojiArtServer", file: "F.swift",
+            function: #function, line: 7)
+        let line = try #require(handler.jsonLine(event, time: "TIME"))
+        #expect(line.hasSuffix("}\n"))
+        #expect(line.dropLast().contains("\n") == false)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: any Sendable])
+        #expect(object["time"] as? String == "TIME")
+        #expect(object["level"] as? String == "error")
+        #expect(object["label"] as? String == "emojiart")
+        #expect(object["message"] as? String == "request \"quoted\"\nsecond line")
+        #expect(object["status"] as? String == "500")
+        #expect(object["tags"] as? [String] == ["a", "b"])
+        #expect(object["requestId"] as? String == "4f2a")
+        #expect(object["source"] as? String == "F.swift:7")
     }
 
     enum TestError: Error { case broken }

@@ -18,19 +18,16 @@ struct GameChannel: Sendable {
     /// Intents beyond this rate close the connection (a person taps a few a second).
     static let intents = RateLimit(perSecond: 30, burst: 30)
 
-    /// Makes the window's side of a connection upgraded to a WebSocket (``LiveUpgrade``), on the
-    /// channel's event loop, and starts opening it.
+    /// The session of a window just connected (``LiveChannels/connect(_:socket:channel:finished:)``),
+    /// writing into `channel`.
     ///
     /// - Parameter finished: called once the connection has closed and let go of everything.
-    func connect(
-        _ access: RequestAccess, socket: LiveSocket, channel: any Channel, finished: @escaping @Sendable () -> Void
-    ) -> LiveSocket.Handle {
-        let handle = LiveSocket.Handle(socket, eventLoop: channel.eventLoop)
-        let session = GameSession(
-            channel: self, access: access, socket: handle, writer: LiveStateWriter(channel: channel, waiting: 8),
+    func session(
+        _ access: RequestAccess, socket: LiveSocket.Handle, channel: any Channel,
+        finished: @escaping @Sendable () -> Void
+    ) -> GameSession {
+        GameSession(
+            channel: self, access: access, socket: socket, writer: LiveStateWriter(channel: channel, waiting: 8),
             finished: finished)
-        socket.listener = session
-        session.open()
-        return handle
     }
 }

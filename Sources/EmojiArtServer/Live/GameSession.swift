@@ -9,7 +9,7 @@ import Synchronization
 /// to the connection's ``LiveStateWriter``); then a task applies the window's intents one at a
 /// time, in order, and ends when none is left — the socket is not read meanwhile. Once the
 /// socket has closed and no task is left, the game is ended (``finish()``).
-final class GameSession: LiveSocketListener, Sendable {
+final class GameSession: LiveSocketSession, Sendable {
     private struct State: Sendable {
         /// The socket's state, the task's and the intents waiting: ``LiveInbox``.
         var inbox = LiveInbox()
@@ -20,8 +20,8 @@ final class GameSession: LiveSocketListener, Sendable {
 
     private let channel: GameChannel
     private let access: RequestAccess
-    private let socket: LiveSocket.Handle
-    private let writer: LiveStateWriter
+    let socket: LiveSocket.Handle
+    let writer: LiveStateWriter
     private let finished: @Sendable () -> Void
     private let game: FindOrLoseSession<ContinuousClock>
     private let state: Mutex<State>
@@ -40,38 +40,14 @@ final class GameSession: LiveSocketListener, Sendable {
         state = Mutex(State(rate: TokenBucket(GameChannel.intents, now: clock.now)))
     }
 
-    func open() {
-        Task {
-            await opening()
-            await work()
-        }
-    }
-
-    // MARK: - The socket's side
-
-    func received(_ text: String?) -> Bool {
-        state.withLock { $0.inbox.received(text) }.keepsReading { Task { await work() } }
-    }
-
-    func closing() {
-        state.withLock { $0.inbox.closing() }
-        writer.stop()
-    }
-
-    func closed() {
-        let finish = state.withLock { $0.inbox.closed() }
-        writer.stop()
-        if finish { Task { await self.finish() } }
-    }
-
-    func writabilityChanged() {
-        writer.writabilityChanged()
+    func withInbox<Result: Sendable>(_ body: (inout LiveInbox) -> Result) -> Result {
+        state.withLock { body(&$0.inbox) }
     }
 
     // MARK: - Opening
 
     /// Only people with an account play; they are sent the game's state, then every change.
-    private func opening() async {
+    func opening() async {
         guard access.requester.userID != nil else { return close(.unauthorized, reason: "Sign in to play.") }
         let writer = writer
         let id = await game.follow { writer.send(LiveMessages.game($0)) }
@@ -82,7 +58,7 @@ final class GameSession: LiveSocketListener, Sendable {
 
     /// Applies the intents that came, in order, until none is left; then the socket is read
     /// again, or, if it closed meanwhile, the connection finishes.
-    private func work() async {
+    func work() async {
         while true {
             switch state.withLock({ $0.inbox.next() }) {
             case .apply(let batch):
@@ -117,17 +93,10 @@ final class GameSession: LiveSocketListener, Sendable {
         }
     }
 
-    /// Closes with `code`: nothing more the window sent is applied, even before the socket has
-    /// sent the close.
-    private func close(_ code: LiveCloseCode, reason: String) {
-        state.withLock { $0.inbox.closing() }
-        socket.close(.unknown(code.rawValue), reason: reason)
-    }
-
     // MARK: - Ending
 
     /// Ends the game: nothing more is fetched or sent.
-    private func finish() async {
+    func finish() async {
         let following = state.withLock { state in
             defer { state.following = nil }
             return state.following

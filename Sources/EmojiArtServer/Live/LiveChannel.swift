@@ -64,23 +64,19 @@ struct LiveChannel: Sendable {
             .whenComplete { _ in }
     }
 
-    /// Makes the window's side of a connection upgraded to a WebSocket (``LiveUpgrade``),
-    /// on the channel's event loop, and starts opening it.
+    /// The session of a window just connected (``LiveChannels/connect(_:socket:channel:finished:)``),
+    /// writing into `channel`.
     ///
     /// - Parameter finished: called once the connection has closed and let go of everything.
-    func connect(_ start: LiveStart, socket: LiveSocket, channel: any Channel, finished: @escaping @Sendable () -> Void)
-        -> LiveSocket.Handle
-    {
-        let handle = LiveSocket.Handle(socket, eventLoop: channel.eventLoop)
+    func session(
+        _ start: LiveStart, socket: LiveSocket.Handle, channel: any Channel, finished: @escaping @Sendable () -> Void
+    ) -> LiveSession {
         let writer = LiveWriter(channel: channel, limit: LiveDocument.subscriberBufferLimit) { ending in
-            handle.close(.unknown(ending.code.rawValue), reason: ending.reason)
+            socket.close(.unknown(ending.code.rawValue), reason: ending.reason)
         }
-        let session = LiveSession(
-            channel: self, start: start, socket: handle, writer: writer, rates: SenderRates(start, shared: shared),
+        return LiveSession(
+            channel: self, start: start, socket: socket, writer: writer, rates: SenderRates(start, shared: shared),
             finished: finished)
-        socket.listener = session
-        session.open()
-        return handle
     }
 
     /// Applies a request to the connection's copy; if that copy was closed meanwhile (unloaded,

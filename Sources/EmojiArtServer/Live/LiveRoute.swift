@@ -53,16 +53,22 @@ struct LiveChannels: Sendable {
         return LiveSocket.Configuration(maximumMessageBytes: maximumMessageBytes, closeTimeout: closeTimeout)
     }
 
-    /// Starts the route's session on a socket just upgraded, on the channel's event loop.
+    /// Hands a socket just upgraded (``LiveUpgrade``) to the route's session and starts opening
+    /// it, on the channel's event loop.
     ///
     /// - Parameter finished: called once the connection has closed and let go of everything.
     func connect(
         _ route: LiveRoute, socket: LiveSocket, channel: any Channel, finished: @escaping @Sendable () -> Void
     ) -> LiveSocket.Handle {
-        switch route {
-        case .document(let start): documents.connect(start, socket: socket, channel: channel, finished: finished)
-        case .palettes(let access): palettes.connect(access, socket: socket, channel: channel, finished: finished)
-        case .game(let access): game.connect(access, socket: socket, channel: channel, finished: finished)
-        }
+        let handle = LiveSocket.Handle(socket, eventLoop: channel.eventLoop)
+        let session: any LiveSocketSession =
+            switch route {
+            case .document(let start): documents.session(start, socket: handle, channel: channel, finished: finished)
+            case .palettes(let access): palettes.session(access, socket: handle, channel: channel, finished: finished)
+            case .game(let access): game.session(access, socket: handle, channel: channel, finished: finished)
+            }
+        socket.listener = session
+        session.open()
+        return handle
     }
 }

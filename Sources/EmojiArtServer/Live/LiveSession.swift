@@ -26,7 +26,7 @@ struct LiveStart: Sendable {
 /// ends when none is left; the socket is not read meanwhile. Everything the window is sent goes
 /// through its ``LiveWriter``. Once the socket has closed and no task is left, what the
 /// connection held is let go (``finish()``).
-final class LiveSession: LiveSocketListener, Sendable {
+final class LiveSession: LiveSocketSession, Sendable {
     private struct Opened: Sendable {
         var document: LiveDocument
         var following: LiveFollowing
@@ -47,8 +47,8 @@ final class LiveSession: LiveSocketListener, Sendable {
 
     private let channel: LiveChannel
     private let start: LiveStart
-    private let socket: LiveSocket.Handle
-    private let writer: LiveWriter
+    let socket: LiveSocket.Handle
+    let writer: LiveWriter
     private let rates: SenderRates
     private let finished: @Sendable () -> Void
     private let state: Mutex<State>
@@ -67,38 +67,14 @@ final class LiveSession: LiveSocketListener, Sendable {
         state = Mutex(State(rate: TokenBucket(channel.limits.messages, now: clock.now)))
     }
 
-    func open() {
-        Task {
-            await opening()
-            await work()
-        }
-    }
-
-    // MARK: - The socket's side
-
-    func received(_ text: String?) -> Bool {
-        state.withLock { $0.inbox.received(text) }.keepsReading { Task { await work() } }
-    }
-
-    func closing() {
-        state.withLock { $0.inbox.closing() }
-        writer.stop()
-    }
-
-    func closed() {
-        let finish = state.withLock { $0.inbox.closed() }
-        writer.stop()
-        if finish { Task { await self.finish() } }
-    }
-
-    func writabilityChanged() {
-        writer.writabilityChanged()
+    func withInbox<Result: Sendable>(_ body: (inout LiveInbox) -> Result) -> Result {
+        state.withLock { body(&$0.inbox) }
     }
 
     // MARK: - Opening
 
     /// Who is asking, and may they? Only then is the document opened, and the window sent it.
-    private func opening() async {
+    func opening() async {
         let id = start.document
         let grant: DocumentAccess.Grant
         do {
@@ -167,7 +143,7 @@ final class LiveSession: LiveSocketListener, Sendable {
 
     /// Applies the messages that came, in order, until none is left; then the socket is read
     /// again, or, if it closed meanwhile, the connection finishes.
-    private func work() async {
+    func work() async {
         while true {
             // Messages are applied once the connection is opened, and not once its writing has
             // ended (a revoked link).
@@ -262,16 +238,9 @@ final class LiveSession: LiveSocketListener, Sendable {
 
     // MARK: - Ending
 
-    /// Closes with `code`: nothing more the window sent is applied, even before the socket has
-    /// sent the close.
-    private func close(_ code: LiveCloseCode, reason: String) {
-        state.withLock { $0.inbox.closing() }
-        socket.close(.unknown(code.rawValue), reason: reason)
-    }
-
     /// Lets go of what the connection held: the document's copy, its place among who is
     /// present, its grant, its share of the rates.
-    private func finish() async {
+    func finish() async {
         let (opened, peer, registration) = state.withLock { state in
             defer { (state.opened, state.peer, state.registration) = (nil, nil, nil) }
             return (state.opened, state.peer, state.registration)

@@ -21,20 +21,17 @@ struct PaletteChannel: Sendable {
     let builtIns: PaletteLibrary
     let logger: Logger
 
-    /// Makes the window's side of a connection upgraded to a WebSocket (``LiveUpgrade``), on the
-    /// channel's event loop, and starts opening it.
+    /// The session of a window just connected (``LiveChannels/connect(_:socket:channel:finished:)``),
+    /// writing into `channel`.
     ///
     /// - Parameter finished: called once the connection has closed and let go of everything.
-    func connect(
-        _ access: RequestAccess, socket: LiveSocket, channel: any Channel, finished: @escaping @Sendable () -> Void
-    ) -> LiveSocket.Handle {
-        let handle = LiveSocket.Handle(socket, eventLoop: channel.eventLoop)
-        let session = PaletteSession(
-            channel: self, access: access, socket: handle, writer: LiveStateWriter(channel: channel, waiting: 1),
+    func session(
+        _ access: RequestAccess, socket: LiveSocket.Handle, channel: any Channel,
+        finished: @escaping @Sendable () -> Void
+    ) -> PaletteSession {
+        PaletteSession(
+            channel: self, access: access, socket: socket, writer: LiveStateWriter(channel: channel, waiting: 1),
             finished: finished)
-        socket.listener = session
-        session.open()
-        return handle
     }
 
     /// The palettes `access` follows.

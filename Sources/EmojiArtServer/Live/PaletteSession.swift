@@ -8,7 +8,7 @@ import Synchronization
 /// A short task opens it — whose palettes, then the list now and every later one, handed by the
 /// library straight to the connection's ``LiveStateWriter``. Nothing the window sends is
 /// applied. Once the socket has closed and the opening is done, the library is let go of.
-final class PaletteSession: LiveSocketListener, Sendable {
+final class PaletteSession: LiveSocketSession, Sendable {
     private struct State: Sendable {
         /// The socket's state and the opening task's (``LiveInbox``): no message is kept or
         /// starts a task here.
@@ -18,8 +18,8 @@ final class PaletteSession: LiveSocketListener, Sendable {
 
     private let channel: PaletteChannel
     private let access: RequestAccess
-    private let socket: LiveSocket.Handle
-    private let writer: LiveStateWriter
+    let socket: LiveSocket.Handle
+    let writer: LiveStateWriter
     private let finished: @Sendable () -> Void
     private let state = Mutex(State())
 
@@ -34,36 +34,18 @@ final class PaletteSession: LiveSocketListener, Sendable {
         self.finished = finished
     }
 
-    func open() {
-        Task { await opening() }
+    func withInbox<Result: Sendable>(_ body: (inout LiveInbox) -> Result) -> Result {
+        state.withLock { body(&$0.inbox) }
     }
 
     // MARK: - The socket's side
 
-    /// The window is sent the palettes; what it sends is dropped.
+    /// The window is sent the palettes; what it sends is dropped, and starts no task.
     func received(_ text: String?) -> Bool { true }
-
-    func closing() {
-        state.withLock { $0.inbox.closing() }
-        writer.stop()
-    }
-
-    func closed() {
-        let finish = state.withLock { $0.inbox.closed() }
-        writer.stop()
-        if finish { self.finish() }
-    }
-
-    func writabilityChanged() {
-        writer.writabilityChanged()
-    }
 
     // MARK: - Opening
 
-    private func opening() async {
-        defer {
-            if case .rest(_, finish: true) = state.withLock({ $0.inbox.next() }) { self.finish() }
-        }
+    func opening() async {
         guard access.isSomeone else { return close(.unauthorized, reason: "Sign in.") }
         let library = await channel.library(for: access)
         let writer = writer
@@ -77,15 +59,16 @@ final class PaletteSession: LiveSocketListener, Sendable {
         state.withLock { $0.following = (library, id) }
     }
 
-    private func close(_ code: LiveCloseCode, reason: String) {
-        state.withLock { $0.inbox.closing() }
-        socket.close(.unknown(code.rawValue), reason: reason)
+    /// The opening's task is the only one (nothing the window sends is kept): once it is done,
+    /// the connection finishes if the socket closed meanwhile.
+    func work() async {
+        if case .rest(_, finish: true) = withInbox({ $0.next() }) { await finish() }
     }
 
     // MARK: - Ending
 
     /// Stops following the palettes; the connection has let go of everything.
-    private func finish() {
+    func finish() async {
         let following = state.withLock { state in
             defer { state.following = nil }
             return state.following

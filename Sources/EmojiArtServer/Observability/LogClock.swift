@@ -18,10 +18,10 @@ final class LogClock: Sendable {
 
     private let cached = Mutex<Second?>(nil)
 
-    /// Now, in local time to the second (``TextLogHandler``).
+    /// Now, in local time to the second (``LogFormat/text``).
     func local() -> String { second(Self.now().seconds).local }
 
-    /// Now, in UTC to the millisecond: `2026-11-26T20:15:04.123Z` (``JSONLogHandler``).
+    /// Now, in UTC to the millisecond: `2026-11-26T20:15:04.123Z` (``LogFormat/json``).
     func utcMilliseconds() -> String {
         let now = Self.now()
         return Self.utc(second(now.seconds).utc, milliseconds: now.nanoseconds / 1_000_000)
