@@ -1,6 +1,5 @@
 import EmojiArtGame
 import Logging
-import NIOCore
 
 /// `GET /api/game/live`, upgraded to a WebSocket: one Find or Lose game per connection
 /// (docs/API.md, "Find or Lose"). The window sends intents — `{"type": "play"}`,
@@ -18,16 +17,7 @@ struct GameChannel: Sendable {
     /// Intents beyond this rate close the connection (a person taps a few a second).
     static let intents = RateLimit(perSecond: 30, burst: 30)
 
-    /// The session of a window just connected (``LiveChannels/connect(_:socket:channel:finished:)``),
-    /// writing into `channel`.
-    ///
-    /// - Parameter finished: called once the connection has closed and let go of everything.
-    func session(
-        _ access: RequestAccess, socket: LiveSocket.Handle, channel: any Channel,
-        finished: @escaping @Sendable () -> Void
-    ) -> GameSession {
-        GameSession(
-            channel: self, access: access, socket: socket, writer: LiveStateWriter(channel: channel, waiting: 8),
-            finished: finished)
-    }
+    /// How many of the newest game states wait while a window's socket is full
+    /// (``LiveStateWriter``).
+    static let waitingStates = 8
 }

@@ -64,8 +64,15 @@ struct LiveChannels: Sendable {
         let session: any LiveSocketSession =
             switch route {
             case .document(let start): documents.session(start, socket: handle, channel: channel, finished: finished)
-            case .palettes(let access): palettes.session(access, socket: handle, channel: channel, finished: finished)
-            case .game(let access): game.session(access, socket: handle, channel: channel, finished: finished)
+            case .palettes(let access):
+                PaletteSession(
+                    channel: palettes, access: access, socket: handle,
+                    writer: LiveStateWriter(channel: channel, waiting: PaletteChannel.waitingStates), finished: finished
+                )
+            case .game(let access):
+                GameSession(
+                    channel: game, access: access, socket: handle,
+                    writer: LiveStateWriter(channel: channel, waiting: GameChannel.waitingStates), finished: finished)
             }
         socket.listener = session
         session.open()

@@ -1,6 +1,5 @@
 import EmojiArtLive
 import Logging
-import NIOCore
 
 /// `GET /api/palettes/live`, upgraded to a WebSocket: a window following the shared palettes
 /// (docs/API.md, "Live palettes"). The server sends `{"type": "palettes", "version",
@@ -21,18 +20,9 @@ struct PaletteChannel: Sendable {
     let builtIns: PaletteLibrary
     let logger: Logger
 
-    /// The session of a window just connected (``LiveChannels/connect(_:socket:channel:finished:)``),
-    /// writing into `channel`.
-    ///
-    /// - Parameter finished: called once the connection has closed and let go of everything.
-    func session(
-        _ access: RequestAccess, socket: LiveSocket.Handle, channel: any Channel,
-        finished: @escaping @Sendable () -> Void
-    ) -> PaletteSession {
-        PaletteSession(
-            channel: self, access: access, socket: socket, writer: LiveStateWriter(channel: channel, waiting: 1),
-            finished: finished)
-    }
+    /// How many of the newest lists of palettes wait while a window's socket is full
+    /// (``LiveStateWriter``).
+    static let waitingStates = 1
 
     /// The palettes `access` follows.
     func library(for access: RequestAccess) async -> PaletteLibrary {
