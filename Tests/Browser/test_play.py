@@ -243,3 +243,26 @@ def test_a_game_closed_for_too_many_messages_says_so(offline_page):
     page.locator("#play").click()
     wait_for_level(page, 1)
     expect(message).to_be_hidden()
+
+
+def test_a_window_whose_session_ended_is_asked_to_sign_in_and_stops_connecting(offline_page):
+    # The server closes the game with 4401 when nobody is signed in (a session that ended while
+    # the page was open: the page itself is only served to people signed in). Played here by a
+    # stand-in for the server's socket.
+    page = offline_page
+    connections = []
+
+    def refuse(socket):
+        connections.append(socket.url)
+        socket.close(code=4401, reason="Sign in to play.")
+
+    page.route_web_socket("**/api/game/live", refuse)
+    page.goto("/play")
+    link = page.get_by_role("link", name="Sign in to play")
+    expect(link).to_be_visible()
+    assert link.get_attribute("href") == "/signin?next=%2Fplay"
+    expect(page.locator("#game-message")).to_be_hidden()
+    expect(page.locator("#play")).to_be_disabled()
+    # It doesn't knock again (it did every 250 ms, for as long as the page was open).
+    page.wait_for_timeout(1500)
+    assert len(connections) == 1

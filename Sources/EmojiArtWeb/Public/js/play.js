@@ -5,6 +5,7 @@
 import { Backoff } from "./backoff.js";
 
 const TOO_MANY_MESSAGES = 4429; // docs/API.md close codes: the server's message limit
+const SIGN_IN = 4401; // only people with an account play
 const TAP_GRACE_MS = 300; // a new level's tiles ignore taps this long (the server's FindOrLose.tapGrace)
 
 class GamePage {
@@ -20,19 +21,21 @@ class GamePage {
     this.graceUntil = 0;
     /** Why the last game ended, when the page learned it from the connection rather than a state. */
     this.notice = "";
+    /** The server said only people with an account play: no more connecting until they sign in. */
+    this.signedOut = false;
   }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const socket = new WebSocket(`${scheme}//${location.host}/api/game/live`);
     this.socket = socket;
-    socket.addEventListener("open", () => {
-      this.backoff.reset();
-      this.render();
-    });
+    socket.addEventListener("open", () => this.render());
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state") {
+        // Connected for real once the game's state comes (an upgrade the server then closes
+        // doesn't count), so a server that keeps closing is asked less and less often.
+        this.backoff.reset();
         const newTiles = message.phase === "playing" && (this.state?.phase !== "playing" || this.state?.level !== message.level);
         this.state = message;
         if (newTiles) {
@@ -51,8 +54,9 @@ class GamePage {
         this.notice = `The game${level} was stopped: this page sent too many messages at once. Play to start a new game.`;
       }
       this.state = null;
+      this.signedOut = event.code === SIGN_IN;
       this.render();
-      setTimeout(() => this.connect(), this.backoff.next());
+      if (!this.signedOut) setTimeout(() => this.connect(), this.backoff.next());
     });
   }
 
@@ -113,8 +117,9 @@ class GamePage {
     if (phase !== "stopped") this.notice = "";
     const notice =
       this.notice || (!connected ? "Connecting to the game…" : phase === "loading" ? "Fetching pictures…" : failed ? "" : state.message ?? "");
-    $("game-message").hidden = !notice;
+    $("game-message").hidden = !notice || this.signedOut;
     $("game-message").textContent = notice;
+    $("game-signin").hidden = !this.signedOut;
 
     const source = state?.source;
     let sourceText = source ? `Pictures: ${source.name}` : "";
@@ -125,6 +130,7 @@ class GamePage {
   }
 
   start() {
+    this.$("game-signin-link").href = "/signin?next=" + encodeURIComponent(location.pathname);
     this.playButton.addEventListener("click", () => this.togglePlay());
     this.$("game-retry").addEventListener("click", () => this.send({ type: "play" }));
     this.tiles.forEach((button, index) => button.addEventListener("click", () => this.tap(index)));
