@@ -1,5 +1,6 @@
 // Whole-bitmap decoding for drawing backgrounds into rendered pictures (see CImageCodecs.h).
 #include "CImageCodecs.h"
+#include "MemoryInput.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -140,26 +141,11 @@ static int decode_webp_bitmap(const uint8_t *data, size_t size, uint64_t maximum
     return 0;
 }
 
-struct bitmap_gif_source {
-    const uint8_t *data;
-    size_t size;
-    size_t position;
-};
-
-static int bitmap_gif_read(GifFileType *gif, GifByteType *out, int count) {
-    struct bitmap_gif_source *source = gif->UserData;
-    size_t available = source->size - source->position;
-    size_t n = (size_t)count < available ? (size_t)count : available;
-    memcpy(out, source->data + source->position, n);
-    source->position += n;
-    return (int)n;
-}
-
 static int decode_gif_bitmap(const uint8_t *data, size_t size, uint64_t maximum_pixels, uint32_t *width,
                              uint32_t *height, uint8_t **pixels, char *error, size_t error_size) {
-    struct bitmap_gif_source source = {data, size, 0};
+    struct memory_input source = {data, size, 0};
     int status = 0;
-    GifFileType *gif = DGifOpen(&source, bitmap_gif_read, &status);
+    GifFileType *gif = DGifOpen(&source, memory_input_gif_read, &status);
     if (!gif) return bitmap_fail(error, error_size, "the GIF data is damaged");
     if (DGifSlurp(gif) != GIF_OK || gif->ImageCount < 1 || gif->SWidth <= 0 || gif->SHeight <= 0 ||
         (uint64_t)gif->SWidth * gif->SHeight > maximum_pixels) {

@@ -1,4 +1,5 @@
 #include "CImageCodecs.h"
+#include "MemoryInput.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -246,21 +247,6 @@ int image_codecs_decode_webp(const uint8_t *data, size_t size, uint64_t maximum_
 
 // MARK: GIF (giflib)
 
-struct gif_context {
-    const uint8_t *data;
-    size_t size;
-    size_t position;
-};
-
-static int gif_read_bytes(GifFileType *gif, GifByteType *out, int count) {
-    struct gif_context *context = gif->UserData;
-    size_t available = context->size - context->position;
-    size_t taken = (size_t)count < available ? (size_t)count : available;
-    memcpy(out, context->data + context->position, taken);
-    context->position += taken;
-    return (int)taken;
-}
-
 static int gif_fail(GifFileType *gif, char *error, size_t error_size, int code) {
     const char *reason = code == D_GIF_ERR_READ_FAILED ? "the file ends before the picture does" : GifErrorString(code);
     fail(error, error_size, "the GIF data is damaged (%s)", reason ? reason : "unknown error");
@@ -271,9 +257,9 @@ static int gif_fail(GifFileType *gif, char *error, size_t error_size, int code) 
 
 int image_codecs_decode_gif(const uint8_t *data, size_t size, uint64_t maximum_pixels,
                             uint32_t *width, uint32_t *height, char *error, size_t error_size) {
-    struct gif_context context = {data, size, 0};
+    struct memory_input context = {data, size, 0};
     int code = 0;
-    GifFileType *gif = DGifOpen(&context, gif_read_bytes, &code);
+    GifFileType *gif = DGifOpen(&context, memory_input_gif_read, &code);
     if (gif == NULL) {
         const char *reason = GifErrorString(code);
         return fail(error, error_size, "the GIF data is damaged (%s)", reason ? reason : "unknown error");
