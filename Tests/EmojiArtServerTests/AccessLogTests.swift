@@ -44,7 +44,7 @@ struct AccessLogTests {
         var stream = StreamLogHandler(label: "emojiart", stream: captured, metadataProvider: nil)
         stream.metadata = handler
         stream.log(event: event)
-        let line = text.textLine(event, time: "TIME")
+        let line = String(decoding: text.textLine(event, time: "TIME"), as: UTF8.self)
         #expect(line.hasPrefix("TIME info emojiart:"))
         #expect(line.drop { $0 != " " } == captured.text.drop { $0 != " " })
     }
@@ -59,7 +59,7 @@ struct AccessLogTests {
             level: .error, message: "request \"quoted\"\nsecond line", error: nil,
             metadata: ["status": "500", "tags": ["a", "b"]], source: "EmojiArtServer", file: "F.swift",
             function: #function, line: 7)
-        let line = try #require(handler.jsonLine(event, time: "TIME"))
+        let line = String(decoding: try #require(handler.jsonLine(event, time: "TIME")), as: UTF8.self)
         #expect(line.hasSuffix("}\n"))
         #expect(line.dropLast().contains("\n") == false)
         let object = try #require(

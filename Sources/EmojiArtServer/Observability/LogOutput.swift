@@ -42,14 +42,14 @@ public final class LogOutput: Sendable {
         Self.flushAtExit()
     }
 
-    /// Appends `text` (whole lines, with their newlines).
-    public func append(_ text: String) {
+    /// Appends `line` (whole lines' UTF-8, with their newlines).
+    public func append(_ line: [UInt8]) {
         let schedule = pending.withLock { pending -> DispatchTimeInterval? in
             guard pending.bytes.count < Self.maximumBytes else {
                 pending.dropped += 1
                 return nil
             }
-            pending.bytes.append(contentsOf: text.utf8)
+            pending.bytes.append(contentsOf: line)
             if pending.bytes.count >= Self.batchBytes, !pending.hurried {
                 pending.hurried = true
                 return .never

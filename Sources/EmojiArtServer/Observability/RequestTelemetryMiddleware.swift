@@ -42,7 +42,8 @@ struct RequestTelemetryMiddleware<Context: RequestContext>: RouterMiddleware {
                 duration: ContinuousClock.now - started, failed: true)
             throw error
         }
-        response.headers[.requestID] = context.id
+        let id = context.id
+        response.headers[.requestID] = id
         let elapsed = ContinuousClock.now - started
         metrics?.record(
             route: context.endpointPath ?? "Unknown", method: request.method, status: response.status,
@@ -53,9 +54,11 @@ struct RequestTelemetryMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.info(
                 "request",
                 metadata: [
+                    // The id as written in the header (the logger's own would be written out again).
+                    "hb.request.id": .string(id),
                     "method": .string(request.method.rawValue),
                     "route": .string(context.endpointPath ?? "unmatched"),
-                    "status": .stringConvertible(response.status.code),
+                    "status": .string(String(response.status.code)),
                     "durationMs": .string(Self.milliseconds(microseconds)),
                 ])
         }

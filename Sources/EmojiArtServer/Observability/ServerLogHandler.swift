@@ -24,7 +24,7 @@ public struct ServerLogHandler: LogHandler {
     public var metadataProvider: Logger.MetadataProvider?
     let label: String
     let format: LogFormat
-    let write: @Sendable (String) -> Void
+    let write: @Sendable ([UInt8]) -> Void
 
     /// A handler writing `format` to its standard stream: text to standard error, JSON to
     /// standard output.
@@ -33,10 +33,10 @@ public struct ServerLogHandler: LogHandler {
         self.init(label: label, format: format, metadataProvider: metadataProvider) { output.append($0) }
     }
 
-    /// A handler handing each line, with its newline, to `write`.
+    /// A handler handing each line, its UTF-8 with its newline, to `write`.
     init(
         label: String, format: LogFormat, metadataProvider: Logger.MetadataProvider? = nil,
-        write: @escaping @Sendable (String) -> Void
+        write: @escaping @Sendable ([UInt8]) -> Void
     ) {
         self.label = label
         self.format = format
@@ -56,34 +56,35 @@ public struct ServerLogHandler: LogHandler {
         }
     }
 
-    /// The text line `event` makes at `time`, with its newline.
-    func textLine(_ event: LogEvent, time: String) -> String {
-        let merged = metadata(of: event)
-        var line = time
-        line.reserveCapacity(128)
-        line += " "
-        line += event.level.rawValue
+    /// The text line `event` makes at `time`, its UTF-8 with its newline: written byte by byte
+    /// into one buffer, as the access log writes one per request.
+    func textLine(_ event: LogEvent, time: String) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(192)
+        line += time.utf8
+        line.append(UInt8(ascii: " "))
+        line += event.level.rawValue.utf8
         if !label.isEmpty {
-            line += " "
-            line += label
+            line.append(UInt8(ascii: " "))
+            line += label.utf8
         }
-        line += ":"
-        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
-            line += " "
-            line += key
-            line += "="
-            line += value.description
+        line.append(UInt8(ascii: ":"))
+        for (key, value) in sortedMetadata(of: event) {
+            line.append(UInt8(ascii: " "))
+            line += key.utf8
+            line.append(UInt8(ascii: "="))
+            if case .string(let text) = value { line += text.utf8 } else { line += value.description.utf8 }
         }
-        line += " ["
-        line += event.source
-        line += "] "
-        line += event.message.description
-        line += "\n"
+        line += " [".utf8
+        line += event.source.utf8
+        line += "] ".utf8
+        line += event.message.description.utf8
+        line.append(UInt8(ascii: "\n"))
         return line
     }
 
-    /// The JSON line `event` makes at `time`, with its newline.
-    func jsonLine(_ event: LogEvent, time: String) -> String? {
+    /// The JSON line `event` makes at `time`, its UTF-8 with its newline.
+    func jsonLine(_ event: LogEvent, time: String) -> [UInt8]? {
         let merged = metadata(of: event)
         var object: [String: Any] = [
             "time": time, "level": event.level.rawValue, "label": label, "message": event.message.description,
@@ -95,7 +96,7 @@ public struct ServerLogHandler: LogHandler {
             let data = try? JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return nil }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return Array(data) + [UInt8(ascii: "\n")]
     }
 
     private static func json(_ value: Logger.Metadata.Value) -> Any {
@@ -105,6 +106,25 @@ public struct ServerLogHandler: LogHandler {
         case .array(let values): values.map(json)
         case .dictionary(let values): values.mapValues(json)
         }
+    }
+
+    /// ``metadata(of:)`` in key order. A line with neither a provider's metadata nor an error
+    /// (every access line) merges the handler's few keys and the event's in a small array rather
+    /// than a new dictionary.
+    private func sortedMetadata(of event: LogEvent) -> [(key: String, value: Logger.MetadataValue)] {
+        guard metadataProvider == nil, event.error == nil else {
+            return metadata(of: event).sorted { $0.key < $1.key }
+        }
+        var pairs = metadata.map { (key: $0.key, value: $0.value) }
+        for (key, value) in event.metadata ?? [:] {
+            if let index = pairs.firstIndex(where: { $0.key == key }) {
+                pairs[index].value = value
+            } else {
+                pairs.append((key, value))
+            }
+        }
+        pairs.sort { $0.key < $1.key }
+        return pairs
     }
 
     /// The handler's metadata, then its provider's, then the event's over them, and the event's
