@@ -15,7 +15,7 @@ public enum LogFormat: String, Sendable, CaseIterable {
 }
 
 /// The server's log, in either ``LogFormat``. Written for a server that logs a line per request:
-/// the time is formatted once a second (``LogClock``), a text line is built in one string, and
+/// the time is formatted once a second (``LogClock``), a text line is built as bytes in one buffer, and
 /// lines go out in batches (``LogOutput``), so lines from several threads never interleave —
 /// what the access log costs an edit is measured in docs/PERFORMANCE.md.
 public struct ServerLogHandler: LogHandler {
