@@ -8,13 +8,6 @@ fi
 # C libraries the build links: SQLite (GRDB), the image decoders that check every pixel of a
 # background image (libpng, libjpeg-turbo, libwebp, giflib), pango + cairo for PNG pictures of
 # documents, and the colour emoji font those pictures are drawn in.
-# How the scripts build (debug): without indexing while building — the index is for an editor's
-# "jump to definition", and writing it cost about 15 % of each C and C++ compile, a first build's
-# two copies of BoringSSL among them (docs/PERFORMANCE.md, "A newcomer's first build"). A plain
-# `swift build` indexes, so its commands differ: pass these flags to your own builds too, or
-# the first one after a script's recompiles everything.
-SWIFT_BUILD_FLAGS=(--disable-index-store)
-
 BUILD_PACKAGES=(libsqlite3-dev libpng-dev libjpeg-dev libwebp-dev libgif-dev libpango1.0-dev libcairo2-dev fonts-noto-color-emoji)
 
 step() { printf '\n==> %s (%s)\n' "$*" "$(date +%H:%M:%S)"; }
