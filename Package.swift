@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "emojiart", targets: ["emojiart"]),
+        // The same without PostgreSQL: what `scripts/serve` builds, sooner (docs/PERFORMANCE.md).
+        .executable(name: "emojiart-sqlite", targets: ["emojiart-sqlite"]),
         .executable(name: "emojiart-bench", targets: ["EmojiArtBenchmarks"]),
         .library(name: "EmojiArtKit", targets: ["EmojiArtKit"]),
     ],
@@ -20,7 +22,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -70,6 +71,9 @@ let package = Package(
         .target(
             name: "EmojiArtMosaic", dependencies: ["EmojiArtKit", "EmojiArtImaging", "CEmojiRender"],
             resources: [.copy("Signatures")]),
+        // SHA-256 and SHA-1 from the system's libcrypto (OpenSSL 3, Apache-2.0; Debian's libssl-dev).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "EmojiArtDigest", dependencies: ["CLibCrypto"]),
         // Persistence, without database drivers: one store protocol per aggregate (documents and
         // their log, palettes, images, users, sessions, tokens, members, links), the SQL that is the
         // same on SQLite and PostgreSQL written once against a small SQLDatabase protocol and its
@@ -77,8 +81,9 @@ let package = Package(
         .target(
             name: "EmojiArtStore",
             dependencies: [
-                "EmojiArtKit", "EmojiArtImaging", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+                "EmojiArtKit", "EmojiArtImaging", "EmojiArtDigest", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The SQLite driver (GRDB): the default store.
@@ -123,13 +128,12 @@ let package = Package(
         .target(
             name: "EmojiArtServer",
             dependencies: [
-                "EmojiArtKit", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtStorePostgres", "EmojiArtLive",
+                "EmojiArtKit", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtLive", "EmojiArtDigest",
                 "EmojiArtWire", "EmojiArtWeb", "EmojiArtFetch", "EmojiArtImaging", "EmojiArtRender", "EmojiArtMosaic",
                 "EmojiArtJokes", "EmojiArtGame",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -167,8 +171,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The thin `emojiart` executable.
-        .executableTarget(name: "emojiart", dependencies: ["EmojiArtCLI"]),
+        // The thin executables: `emojiart` installs the PostgreSQL driver, `emojiart-sqlite` has none.
+        .executableTarget(name: "emojiart", dependencies: ["EmojiArtCLI", "EmojiArtStore", "EmojiArtStorePostgres"]),
+        .executableTarget(name: "emojiart-sqlite", dependencies: ["EmojiArtCLI"]),
         // `emojiart-bench`: the figures quoted in docs/PERFORMANCE.md.
         .executableTarget(
             name: "EmojiArtBenchmarks",
@@ -198,6 +203,7 @@ let package = Package(
             dependencies: [
                 "EmojiArtKit", "EmojiArtTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
+        .testTarget(name: "EmojiArtDigestTests", dependencies: ["EmojiArtDigest"]),
         .testTarget(
             name: "EmojiArtImagingTests",
             dependencies: ["EmojiArtImaging", .product(name: "PropertyBased", package: "swift-property-based")]),

@@ -7,8 +7,9 @@ fi
 
 # C libraries the build links: SQLite (GRDB), the image decoders that check every pixel of a
 # background image (libpng, libjpeg-turbo, libwebp, giflib), pango + cairo for PNG pictures of
-# documents, and the colour emoji font those pictures are drawn in.
-BUILD_PACKAGES=(libsqlite3-dev libpng-dev libjpeg-dev libwebp-dev libgif-dev libpango1.0-dev libcairo2-dev fonts-noto-color-emoji)
+# documents, the colour emoji font those pictures are drawn in, and libcrypto (OpenSSL) for the
+# server's SHA-256 and SHA-1 (EmojiArtDigest).
+BUILD_PACKAGES=(libssl-dev libsqlite3-dev libpng-dev libjpeg-dev libwebp-dev libgif-dev libpango1.0-dev libcairo2-dev fonts-noto-color-emoji)
 
 step() { printf '\n==> %s (%s)\n' "$*" "$(date +%H:%M:%S)"; }
 

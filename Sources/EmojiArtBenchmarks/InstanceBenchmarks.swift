@@ -35,6 +35,7 @@ enum InstanceBenchmarks {
             var configuration = ServerConfiguration()
             configuration.port = 0
             configuration.databaseURL = database.description + "?sslmode=disable"
+            configuration.databaseDriver = .postgreSQL
             configuration.fetchPolicy.allowsPublicAddresses = false
             configuration.liftSharedLiveLimits()
             var quiet = Logger(label: "bench")

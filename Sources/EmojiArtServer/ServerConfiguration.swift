@@ -3,7 +3,6 @@ import EmojiArtGame
 import EmojiArtJokes
 import EmojiArtLive
 import EmojiArtStore
-import EmojiArtStorePostgres
 import EmojiArtStoreSQLite
 import EmojiArtTracing
 import Foundation
@@ -37,6 +36,9 @@ public struct ServerConfiguration: Sendable {
     /// A PostgreSQL database (`postgres://user:password@host:port/database`) instead of the
     /// SQLite file: several servers can then share it (`--database`, `$EMOJIART_DATABASE_URL`).
     public var databaseURL: String?
+    /// What opens ``databaseURL``: the running program's (``DatabaseDriver/installed``), nil in
+    /// `emojiart-sqlite`, which then refuses a database URL.
+    public var databaseDriver: DatabaseDriver? = DatabaseDriver.installed
     /// How often idle documents are compacted and unloaded.
     public var maintenanceInterval: Duration = .seconds(1)
     /// How long a connection may go without a complete request head — a new connection, or a
@@ -284,30 +286,38 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
-    /// The configured stores as the server runs them: for PostgreSQL, a store whose pool of
-    /// connections is a service of the server's and whose migrations run before it starts
-    /// listening; for SQLite (migrated as it opens) and memory, nothing more.
+    /// The configured stores as the server runs them: on a database server, what its driver
+    /// prepares (for PostgreSQL, a pool of connections that is a service of the server's and
+    /// migrations that run before it starts listening); for SQLite (migrated as it opens) and
+    /// memory, nothing more.
     public func prepareStores(logger: Logger) throws -> PreparedStores {
         guard let databaseURL else { return PreparedStores(stores: try makeStores()) }
-        let database = PostgreSQLDatabase(
-            connection: try PostgreSQLDatabase.Connection(url: databaseURL), logger: logger)
-        return PreparedStores(
-            stores: Stores(database: database), services: [database.client], migrate: database.migrate)
+        return try requireDatabaseDriver().prepare(databaseURL, logger)
     }
 
-    /// Opens the configured stores: PostgreSQL (connected and migrated) if ``databaseURL`` is
-    /// set, else as ``makeStores()``.
+    /// Opens the configured stores: the database server's (connected and migrated) if
+    /// ``databaseURL`` is set, else as ``makeStores()``.
     public func openStores(logger: Logger) async throws -> Stores {
         guard let databaseURL else { return try makeStores() }
-        return try await .postgres(try PostgreSQLDatabase.Connection(url: databaseURL), logger: logger)
+        return try await requireDatabaseDriver().open(databaseURL, logger)
     }
 
     /// Where documents are kept, for the startup message (never with a password).
     public var storeDescription: String {
         if let databaseURL {
-            return (try? PostgreSQLDatabase.Connection(url: databaseURL).description) ?? "PostgreSQL"
+            return databaseDriver?.describe(databaseURL) ?? "a database server"
         }
         return databasePath ?? "memory (nothing is saved)"
+    }
+
+    private func requireDatabaseDriver() throws -> DatabaseDriver {
+        guard let databaseDriver else {
+            throw ConfigurationError(
+                "This program keeps documents in SQLite only, so it cannot use --database "
+                    + "($EMOJIART_DATABASE_URL). Run `emojiart` for PostgreSQL (`swift run emojiart serve --database "
+                    + "…`, or scripts/install), or leave --database out.")
+        }
+        return databaseDriver
     }
 
     /// Opens the SQLite or in-memory stores, creating the data folder if needed.
@@ -319,23 +329,6 @@ public struct ServerConfiguration: Sendable {
         guard let dataDirectory, let databasePath else { return .inMemory() }
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         return try .sqlite(path: databasePath, durability: durability)
-    }
-}
-
-/// Stores, with what must run for them while the server does.
-public struct PreparedStores: Sendable {
-    public var stores: Stores
-    /// Run before every other service and stopped after them (PostgreSQL's pool).
-    public var services: [any Service]
-    /// Run before the server takes connections (PostgreSQL's migrations).
-    public var migrate: @Sendable () async throws -> Void
-
-    public init(
-        stores: Stores, services: [any Service] = [], migrate: @escaping @Sendable () async throws -> Void = {}
-    ) {
-        self.stores = stores
-        self.services = services
-        self.migrate = migrate
     }
 }
 

@@ -1,4 +1,4 @@
-import Crypto
+import EmojiArtDigest
 import EmojiArtImaging
 import EmojiArtKit
 import Foundation
@@ -30,7 +30,7 @@ public struct StoredImage: Sendable, Equatable {
     }
 
     public static func id(of data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        Digest.hex(Digest.sha256(data))
     }
 
     /// Whether `text` has the form of an image id (64 lower-case hex digits).

@@ -1,8 +1,14 @@
 import EmojiArtCLI
+import EmojiArtStore
+import EmojiArtStorePostgres
 
+/// `emojiart`: every command, with PostgreSQL for `--database` (several servers on one
+/// database). `emojiart-sqlite` is the same program without it.
 @main
 enum EmojiArtMain {
     static func main() async {
-        await EmojiArtCommand.main()
+        await DatabaseDriver.$installed.withValue(.postgreSQL) {
+            await EmojiArtCommand.main()
+        }
     }
 }

@@ -72,6 +72,23 @@ struct ServerConfigurationTests {
         #expect(error?.description.contains("$\(variable)") == true)
     }
 
+    /// `emojiart-sqlite` installs no database driver: a database URL is refused with what to run
+    /// instead, before anything is opened.
+    @Test func withoutADriverADatabaseURLIsRefused() async throws {
+        var configuration = ServerConfiguration()
+        configuration.databaseURL = "postgres://emojiart@127.0.0.1:1/emojiart"
+        configuration.databaseDriver = nil
+        let prepared = #expect(throws: ConfigurationError.self) {
+            try configuration.prepareStores(logger: Logger(label: "t"))
+        }
+        #expect(prepared?.description.contains("--database") == true)
+        #expect(prepared?.description.contains("emojiart serve") == true)
+        await #expect(throws: ConfigurationError.self) {
+            try await configuration.openStores(logger: Logger(label: "t"))
+        }
+        #expect(configuration.storeDescription == "a database server")
+    }
+
     /// On PostgreSQL the pool is a service of the server's: migrations run before it listens,
     /// and the last compaction on shutdown is written before the pool stops. (A database that
     /// can't be reached: Tests/System/test_site_guard.py, with the real binary.)
@@ -81,6 +98,7 @@ struct ServerConfigurationTests {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.databaseURL = database.description + "?sslmode=disable"
+        configuration.databaseDriver = .postgreSQL
         // Keep one entry after the snapshot; never compact while running.
         configuration.library.retainedLog = 1
         configuration.library.compactionBatch = 1_000

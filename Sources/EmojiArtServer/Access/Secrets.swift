@@ -1,4 +1,4 @@
-import Crypto
+import EmojiArtDigest
 import Foundation
 
 /// The random secrets in cookies, tokens and links, and how they are kept.
@@ -15,7 +15,7 @@ public enum Secret {
     /// What the store keeps of a session cookie or an API token: its SHA-256, in hex. A copy of
     /// the database gives no one a way in.
     public static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        Digest.hex(Digest.sha256(Array(secret.utf8)))
     }
 
     /// Whether text could be one of ours: base64url, of a sane length. Anything else is refused

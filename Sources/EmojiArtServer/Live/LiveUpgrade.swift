@@ -1,4 +1,4 @@
-import Crypto
+import EmojiArtDigest
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -272,7 +272,7 @@ final class LiveUpgrade: ChannelDuplexHandler, RemovableChannelHandler {
         guard keys.count == 1, let key = keys.first?.trimmingCharacters(in: .whitespaces),
             let decoded = Data(base64Encoded: key), decoded.count == 16
         else { return nil }
-        let digest = Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
+        let digest = Digest.sha1(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
         return Data(digest).base64EncodedString()
     }
 

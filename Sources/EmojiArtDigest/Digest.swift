@@ -1,0 +1,57 @@
+import CLibCrypto
+import Foundation
+
+/// SHA-256 and SHA-1, from the system's libcrypto (Debian's OpenSSL 3, Apache-2.0) — the only
+/// cryptography the server computes itself (passwords are bcrypt's, TLS is SwiftNIO's). Not
+/// swift-crypto: on Linux it compiles a copy of BoringSSL of its own, a sixth of a first build,
+/// for these two functions (docs/PERFORMANCE.md, "A newcomer's first build").
+public enum Digest {
+    /// The SHA-256 of `bytes` (32 bytes).
+    public static func sha256(_ bytes: some DataProtocol) -> [UInt8] {
+        digest(bytes, with: EVP_sha256())
+    }
+
+    /// The SHA-1 of `bytes` (20 bytes), for protocols that name it (a WebSocket's accept value);
+    /// never for anything that must resist collisions.
+    public static func sha1(_ bytes: some DataProtocol) -> [UInt8] {
+        digest(bytes, with: EVP_sha1())
+    }
+
+    /// `digest` in lower-case hex.
+    public static func hex(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(digest.count * 2)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func digest(_ bytes: some DataProtocol, with algorithm: OpaquePointer?) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
+            run(UnsafeRawBufferPointer(buffer), algorithm, &output, &length)
+        }
+        if contiguous == nil {
+            let copy = [UInt8](bytes)
+            copy.withUnsafeBytes { run($0, algorithm, &output, &length) }
+        }
+        return Array(output.prefix(Int(length)))
+    }
+
+    private static func run(
+        _ input: UnsafeRawBufferPointer, _ algorithm: OpaquePointer?, _ output: inout [UInt8], _ length: inout UInt32
+    ) {
+        // libcrypto reads nothing for an empty input, but wants an address all the same.
+        let empty: UInt8 = 0
+        let succeeded = withUnsafePointer(to: empty) { emptyAddress in
+            EVP_Digest(
+                input.baseAddress ?? UnsafeRawPointer(emptyAddress), input.count, &output, &length, algorithm, nil)
+        }
+        // Only a failure to allocate makes EVP_Digest fail for a built-in algorithm.
+        precondition(succeeded == 1, "libcrypto could not compute a digest")
+    }
+}
