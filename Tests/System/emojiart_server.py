@@ -25,9 +25,11 @@ def free_port() -> int:
 class Server:
     """`emojiart serve` on a loopback port with its own data folder; restartable."""
 
-    def __init__(self, data_dir: Path, port: int, *extra: str, database: str | None = None):
+    def __init__(self, data_dir: Path, port: int, *extra: str, database: str | None = None,
+                 binary: str | None = None):
         """`database`: a PostgreSQL URL to serve from instead of the folder (which then holds
-        only the log)."""
+        only the log). `binary`: another program than `emojiart_binary()` (`emojiart-sqlite`)."""
+        self.binary = binary
         self.data_dir = data_dir
         self.port = port
         self.extra = extra
@@ -38,7 +40,7 @@ class Server:
     def start(self, timeout: float = 30) -> None:
         log = open(self.data_dir / "server.log", "ab")
         self.process = subprocess.Popen(
-            [emojiart_binary(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            [self.binary or emojiart_binary(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
              *self.store, *self.extra],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             # Never fetch background images from anywhere: nothing leaves the machine.

@@ -43,6 +43,27 @@ def export(base: str, doc: str, version=None) -> dict:
     return reply.json()
 
 
+def test_emojiart_sqlite_serves_from_its_file_and_refuses_a_database(tmp_path):
+    """`emojiart-sqlite`, what scripts/serve runs: the same server on the SQLite file, without
+    the PostgreSQL driver — a database URL is refused at once, saying what to run instead."""
+    binary = str(Path(emojiart_binary()).with_name("emojiart-sqlite"))
+    server = Server(tmp_path, free_port(), binary=binary)
+    server.start()
+    try:
+        created = requests.post(server.base + "/api/documents", json={"title": "Lite"}, timeout=5)
+        assert created.status_code == 201
+        assert requests.get(server.base + "/api/health", timeout=5).json()["store"] == "sqlite"
+        assert requests.get(server.base + "/", timeout=5).status_code == 200
+    finally:
+        assert server.stop() == 0
+    assert (tmp_path / "emojiart.sqlite").exists()
+    refused = subprocess.run(
+        [binary, "serve", "--port", str(free_port()), "--database", "postgres://emojiart@127.0.0.1:1/emojiart"],
+        capture_output=True, text=True, timeout=30)
+    assert refused.returncode != 0
+    assert "cannot use --database" in refused.stderr and "swift run emojiart serve" in refused.stderr
+
+
 def test_ready_says_the_store_answers(server):
     reply = requests.get(server.base + "/api/ready", timeout=5)
     assert reply.status_code == 200
