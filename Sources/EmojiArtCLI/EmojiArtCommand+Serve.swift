@@ -58,7 +58,8 @@ extension EmojiArtCommand {
             help: """
                 A PostgreSQL database instead of the SQLite file, e.g. \
                 postgres://emojiart:secret@db.internal:5432/emojiart ($EMOJIART_DATABASE_URL). \
-                Several servers can share one (docs/DEPLOY.md).
+                Several servers can share one (docs/DEPLOY.md). `emojiart` only: \
+                `emojiart-sqlite` has no PostgreSQL driver.
                 """)
         var database: String?
 

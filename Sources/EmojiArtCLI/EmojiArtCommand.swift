@@ -2,6 +2,10 @@ import ArgumentParser
 import EmojiArtKit
 
 /// `emojiart`: create, inspect, convert and edit `.emojiart` documents headless.
+///
+/// `--database` needs a driver: the `emojiart` program installs PostgreSQL's around `main()`
+/// (``DatabaseDriver/installed``); run in process without one (`emojiart-sqlite`, tests) the
+/// commands keep documents in SQLite only and refuse a database URL.
 public struct EmojiArtCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "emojiart",

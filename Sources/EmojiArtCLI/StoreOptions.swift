@@ -11,7 +11,7 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "The server's data folder ($EMOJIART_DATA).")
     var data: String?
 
-    @Option(help: "The server's PostgreSQL database, if it uses one ($EMOJIART_DATABASE_URL).")
+    @Option(help: "The server's PostgreSQL database, if it uses one ($EMOJIART_DATABASE_URL; `emojiart` only).")
     var database: String?
 
     /// The palettes of the user named `user`, or local mode's.

@@ -8,13 +8,26 @@ import Foundation
 public enum Digest {
     /// The SHA-256 of `bytes` (32 bytes).
     public static func sha256(_ bytes: some DataProtocol) -> [UInt8] {
-        digest(bytes, with: EVP_sha256())
+        digest(bytes, with: sha256Algorithm)
     }
 
     /// The SHA-1 of `bytes` (20 bytes), for protocols that name it (a WebSocket's accept value);
     /// never for anything that must resist collisions.
     public static func sha1(_ bytes: some DataProtocol) -> [UInt8] {
-        digest(bytes, with: EVP_sha1())
+        digest(bytes, with: sha1Algorithm)
+    }
+
+    // Each implementation fetched once: OpenSSL 3 looks an algorithm up under a lock each time
+    // it is named by `EVP_sha256()`, and a secret is hashed on every signed-in request. A fetched
+    // algorithm is immutable and may be shared by threads.
+    nonisolated(unsafe) private static let sha256Algorithm = fetch("SHA256")
+    nonisolated(unsafe) private static let sha1Algorithm = fetch("SHA1")
+
+    private static func fetch(_ name: String) -> OpaquePointer {
+        guard let algorithm = EVP_MD_fetch(nil, name, nil) else {
+            preconditionFailure("libcrypto has no \(name): is OpenSSL's default provider configured?")
+        }
+        return algorithm
     }
 
     /// `digest` in lower-case hex.
@@ -29,7 +42,7 @@ public enum Digest {
         return String(decoding: text, as: UTF8.self)
     }
 
-    private static func digest(_ bytes: some DataProtocol, with algorithm: OpaquePointer?) -> [UInt8] {
+    private static func digest(_ bytes: some DataProtocol, with algorithm: OpaquePointer) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
@@ -43,7 +56,7 @@ public enum Digest {
     }
 
     private static func run(
-        _ input: UnsafeRawBufferPointer, _ algorithm: OpaquePointer?, _ output: inout [UInt8], _ length: inout UInt32
+        _ input: UnsafeRawBufferPointer, _ algorithm: OpaquePointer, _ output: inout [UInt8], _ length: inout UInt32
     ) {
         // libcrypto reads nothing for an empty input, but wants an address all the same.
         let empty: UInt8 = 0

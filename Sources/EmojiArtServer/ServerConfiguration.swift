@@ -314,8 +314,8 @@ public struct ServerConfiguration: Sendable {
         guard let databaseDriver else {
             throw ConfigurationError(
                 "This program keeps documents in SQLite only, so it cannot use --database "
-                    + "($EMOJIART_DATABASE_URL). Run `emojiart` for PostgreSQL (`swift run emojiart serve --database "
-                    + "…`, or scripts/install), or leave --database out.")
+                    + "($EMOJIART_DATABASE_URL). Run the same command with `emojiart` for PostgreSQL (say, "
+                    + "`swift run emojiart serve --database …`, or scripts/install), or leave --database out.")
         }
         return databaseDriver
     }
