@@ -146,6 +146,10 @@ def test_edits_made_offline_wait_and_are_sent_when_the_connection_is_back(page, 
     # Drawn at once, marked as not saved yet; a move of the fox shows too.
     expect(page.locator("#canvas .emoji")).to_have_count(3)
     expect(page.locator("#canvas .emoji.pending")).to_have_count(2)
+    # The status has said what waits before the fox is aimed at: a toolbar still changing could
+    # move the canvas between aiming and pressing (once, under CI's load, the press missed the
+    # fox and its marquee only selected it).
+    expect(status).to_contain_text("2 changes waiting")
     fox = page.locator('#canvas .emoji[data-id="1"]')
     before = fox.bounding_box()
     start = screen_point(page, -150, 0)
