@@ -45,26 +45,14 @@ public enum Digest {
     private static func digest(_ bytes: some DataProtocol, with algorithm: OpaquePointer) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
-            run(UnsafeRawBufferPointer(buffer), algorithm, &output, &length)
-        }
-        if contiguous == nil {
-            let copy = [UInt8](bytes)
-            copy.withUnsafeBytes { run($0, algorithm, &output, &length) }
-        }
-        return Array(output.prefix(Int(length)))
-    }
-
-    private static func run(
-        _ input: UnsafeRawBufferPointer, _ algorithm: OpaquePointer, _ output: inout [UInt8], _ length: inout UInt32
-    ) {
-        // libcrypto reads nothing for an empty input, but wants an address all the same.
-        let empty: UInt8 = 0
-        let succeeded = withUnsafePointer(to: empty) { emptyAddress in
-            EVP_Digest(
-                input.baseAddress ?? UnsafeRawPointer(emptyAddress), input.count, &output, &length, algorithm, nil)
-        }
-        // Only a failure to allocate makes EVP_Digest fail for a built-in algorithm.
+        // In place when the bytes are contiguous (Data, arrays), else from a copy.
+        let succeeded =
+            bytes.withContiguousStorageIfAvailable {
+                EVP_Digest($0.baseAddress, $0.count, &output, &length, algorithm, nil)
+            }
+            ?? [UInt8](bytes).withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &output, &length, algorithm, nil) }
+        // Only a failure to allocate makes EVP_Digest fail for a fetched algorithm.
         precondition(succeeded == 1, "libcrypto could not compute a digest")
+        return Array(output.prefix(Int(length)))
     }
 }

@@ -8,8 +8,6 @@ import ServiceLifecycle
 /// PostgreSQL client and the cryptography it brings (docs/PERFORMANCE.md, "A newcomer's first
 /// build").
 public struct DatabaseDriver: Sendable {
-    /// The database's name, for messages ("PostgreSQL").
-    public var name: String
     /// The stores on the database at `url` as a server runs them: not connected yet, with the
     /// services that connect them and the migrations to run before the server listens.
     public var prepare: @Sendable (_ url: String, _ logger: Logger) throws -> PreparedStores
@@ -20,11 +18,10 @@ public struct DatabaseDriver: Sendable {
     public var describe: @Sendable (_ url: String) -> String
 
     public init(
-        name: String, prepare: @escaping @Sendable (String, Logger) throws -> PreparedStores,
+        prepare: @escaping @Sendable (String, Logger) throws -> PreparedStores,
         open: @escaping @Sendable (String, Logger) async throws -> Stores,
         describe: @escaping @Sendable (String) -> String
     ) {
-        self.name = name
         self.prepare = prepare
         self.open = open
         self.describe = describe

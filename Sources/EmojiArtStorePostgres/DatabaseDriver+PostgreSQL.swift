@@ -5,7 +5,6 @@ extension DatabaseDriver {
     /// PostgreSQL, for several servers on one database: the `postgres://` URLs of
     /// ``PostgreSQLDatabase/Connection/init(url:)``.
     public static let postgreSQL = DatabaseDriver(
-        name: "PostgreSQL",
         prepare: { url, logger in
             let database = PostgreSQLDatabase(connection: try PostgreSQLDatabase.Connection(url: url), logger: logger)
             return PreparedStores(
