@@ -7,7 +7,8 @@ import Foundation
 /// Run it in release: `swift run -c release emojiart-bench` (or `scripts/benchmark`).
 /// `server` measures the server over HTTP and WebSockets instead (`live`: only the WebSockets;
 /// `crowd`: a thousand windows on one document;
-/// `instances`: two servers on one PostgreSQL database; `history`: reading past versions and
+/// `instances`: two servers on one PostgreSQL database; `presence`: pointers between windows on
+/// two servers; `history`: reading past versions and
 /// what history costs in each database; `emoji`: the server's emoji search; `mosaic`: emoji mosaics
 /// of photos, their speed and picture error).
 /// `--smoke` runs every measurement on tiny inputs, to check the benchmark still works.
@@ -19,6 +20,11 @@ enum BenchmarkMain {
         var report = Report()
         if CommandLine.arguments.contains("instances") {
             try await InstanceBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
+        if CommandLine.arguments.contains("presence") {
+            try await PresenceBenchmarks.run(smoke: smoke, into: &report)
             report.print()
             return
         }

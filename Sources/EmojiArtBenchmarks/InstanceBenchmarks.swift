@@ -31,28 +31,8 @@ enum InstanceBenchmarks {
         let rates = smoke ? [100] : [100, 250, 500, 1_000, 2_000]
         let duration: Duration = smoke ? .milliseconds(500) : .seconds(5)
         for scenario in scenarios {
-            let database = try await TestPostgres.freshDatabase()
-            var configuration = ServerConfiguration()
-            configuration.port = 0
-            configuration.databaseURL = database.description + "?sslmode=disable"
-            configuration.databaseDriver = .postgreSQL
-            configuration.fetchPolicy.allowsPublicAddresses = false
-            configuration.liftSharedLiveLimits()
-            var quiet = Logger(label: "bench")
-            quiet.logLevel = .error
-            let storeA = try await PostgreSQLDatabase.open(database, logger: quiet)
-            let storeB = try await PostgreSQLDatabase.open(database, logger: quiet)
-            defer {
-                storeA.close()
-                storeB.close()
-            }
-            let shared = configuration
-            let storesA = Stores(database: storeA)
-            let storesB = Stores(database: storeB)
-            let steps = try await ServerBenchmarks.withServer(shared, stores: storesA) { baseA in
-                try await ServerBenchmarks.withServer(shared, stores: storesB) { baseB in
-                    try await measure(scenario, bases: [baseA, baseB], rates: rates, duration: duration, smoke: smoke)
-                }
+            let steps = try await withTwoServers { baseA, baseB in
+                try await measure(scenario, bases: [baseA, baseB], rates: rates, duration: duration, smoke: smoke)
             }
             for step in steps {
                 report.add(
@@ -60,6 +40,37 @@ enum InstanceBenchmarks {
                     "\(format(step.result.editsPerSecond, 0)) edits/s acknowledged; to the other server's windows p50 \(format(step.result.p50 * 1000)) ms, p99 \(format(step.result.p99 * 1000)) ms (rounds: \(step.p99s.map { format($0 * 1000) }.joined(separator: ", ")) ms)"
                 )
             }
+        }
+    }
+
+    /// Two servers on a fresh PostgreSQL database (on `$EMOJIART_TEST_POSTGRES`), in this
+    /// process; `body` gets their base URLs.
+    static func withTwoServers<T: Sendable>(_ body: @escaping @Sendable (String, String) async throws -> T)
+        async throws -> T
+    {
+        guard TestPostgres.url != nil else {
+            throw BenchmarkError("set $EMOJIART_TEST_POSTGRES to a PostgreSQL server (scripts/benchmark starts one)")
+        }
+        let database = try await TestPostgres.freshDatabase()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.databaseURL = database.description + "?sslmode=disable"
+        configuration.databaseDriver = .postgreSQL
+        configuration.fetchPolicy.allowsPublicAddresses = false
+        configuration.liftSharedLiveLimits()
+        var quiet = Logger(label: "bench")
+        quiet.logLevel = .error
+        let storeA = try await PostgreSQLDatabase.open(database, logger: quiet)
+        let storeB = try await PostgreSQLDatabase.open(database, logger: quiet)
+        defer {
+            storeA.close()
+            storeB.close()
+        }
+        let shared = configuration
+        let storesA = Stores(database: storeA)
+        let storesB = Stores(database: storeB)
+        return try await ServerBenchmarks.withServer(shared, stores: storesA) { baseA in
+            try await ServerBenchmarks.withServer(shared, stores: storesB) { baseB in try await body(baseA, baseB) }
         }
     }
 

@@ -61,9 +61,11 @@ public func buildApplication(
             StoreChangeService(
                 changes: changes, library: library, palettes: components.palettes, grants: components.grants))
     }
+    let presence = PresenceHub(broadcasts: stores.broadcasts)
+    if let broadcasts = stores.broadcasts { services.append(PresenceService(broadcasts: broadcasts, hub: presence)) }
     let live = LiveChannel(
         library: library, access: components.documentAccess, grants: components.grants,
-        revocations: components.revocations, presence: PresenceHub(),
+        revocations: components.revocations, presence: presence,
         snapshots: SnapshotFrames(), shared: LiveChannel.SharedLimits(components.settings), logger: logger)
     // Stops first, right after the HTTP server: the live windows are told to reconnect, and let go of
     // their documents (and palettes and games) before the maintenance folds the documents' logs.

@@ -16,7 +16,8 @@ public struct Stores: Sendable {
     public init(
         documents: any DocumentStore, palettes: any PaletteStore, images: any ImageStore, users: any UserStore,
         sessions: any SessionStore, tokens: any TokenStore, shares: any ShareStore, links: any LinkStore,
-        revocations: any RevocationStore, changes: (any StoreChangeFeed)? = nil
+        revocations: any RevocationStore, changes: (any StoreChangeFeed)? = nil,
+        broadcasts: (any InstanceBroadcast)? = nil
     ) {
         self.documents = documents
         self.palettes = palettes
@@ -28,6 +29,7 @@ public struct Stores: Sendable {
         self.links = links
         self.revocations = revocations
         self.changes = changes
+        self.broadcasts = broadcasts
     }
 
     /// Every store on one SQL database.
@@ -39,7 +41,7 @@ public struct Stores: Sendable {
             documents: SQLDocumentStore(database: database, kind: kind), palettes: SQLPaletteStore(database: database),
             images: SQLImageStore(database: database),
             users: accounts, sessions: accounts, tokens: accounts, shares: accounts, links: accounts,
-            revocations: accounts, changes: database.changes)
+            revocations: accounts, changes: database.changes, broadcasts: database.broadcasts)
     }
 
     /// "memory", "sqlite" or "postgres".
@@ -47,4 +49,8 @@ public struct Stores: Sendable {
 
     /// The changes other processes commit to the same database, when any can.
     public var changes: (any StoreChangeFeed)?
+
+    /// Messages to and from the other servers on the same database (presence), when any can
+    /// share it.
+    public var broadcasts: (any InstanceBroadcast)?
 }

@@ -386,6 +386,8 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
 
     public var changes: (any StoreChangeFeed)? { self }
 
+    public var broadcasts: (any InstanceBroadcast)? { self }
+
     // MARK: Changes from every server
 
     /// The channel changes are announced on (`NOTIFY`), inside the transaction that makes them.
@@ -396,6 +398,19 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     /// cancelled. When that connection is (re)established it says ``StoreChange/resync``:
     /// changes made meanwhile were not heard. A lost connection is retried after 0.1 … 5 s.
     public func followChanges(_ handle: @Sendable (StoreChange) async -> Void) async {
+        await listen(on: Self.channel) { payload in
+            if let payload {
+                if let change = StoreChange(payload: payload) { await handle(change) }
+            } else {
+                await handle(.resync)
+            }
+        }
+    }
+
+    /// Hands `handle` each notification's payload on `channel`, heard on a connection of its own,
+    /// until the calling task is cancelled; nil when listening starts (again), since whatever
+    /// was notified meanwhile was not heard. A lost connection is retried after 0.1 … 5 s.
+    private func listen(on channel: String, _ handle: @Sendable (String?) async -> Void) async {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
@@ -403,12 +418,10 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
                 pool.health.markUp()
                 do {
                     try await withTaskCancellationHandler {
-                        try await session.listen(on: Self.channel) { notifications in
+                        try await session.listen(on: channel) { notifications in
                             delay = .milliseconds(100)
-                            await handle(.resync)
-                            for try await notification in notifications {
-                                if let change = StoreChange(payload: notification.payload) { await handle(change) }
-                            }
+                            await handle(nil)
+                            for try await notification in notifications { await handle(notification.payload) }
                         }
                     } onCancel: {
                         // Ends the wait for the next notification.
@@ -427,7 +440,7 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
                 // Usually the first to notice the database going away: from now on queries fail
                 // fast until it answers again.
                 _ = pool.health.noting(error)
-                logger.warning("Listening for other servers' changes failed (\(Self.describe(error))); retrying")
+                logger.warning("Listening on \(channel) failed (\(Self.describe(error))); retrying")
             }
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
@@ -485,5 +498,37 @@ final class PostgresPool: Sendable {
 
     func close() {
         running?.cancel()
+    }
+}
+
+// MARK: - Presence between servers
+
+extension PostgreSQLDatabase: InstanceBroadcast {
+    /// The channel servers tell each other who is present on (`NOTIFY`, outside any transaction).
+    static let broadcastChannel = "emojiart_presence"
+
+    /// PostgreSQL's `NOTIFY` takes payloads shorter than 8,000 bytes.
+    public var maximumPayload: Int { 7_900 }
+
+    /// All the payloads in one statement, so in one round trip and in order. Nothing is retried:
+    /// presence that can't be told now is out of date by the next try.
+    public func broadcast(_ payloads: [String]) async throws {
+        guard !payloads.isEmpty else { return }
+        try pool.health.check()
+        do {
+            // Read to the end: an error (a payload over the limit) comes with the rows.
+            for try await _ in try await client.query(
+                "SELECT pg_notify(\(Self.broadcastChannel), payload) FROM unnest(\(payloads)::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY n",
+                logger: logger)
+            {}
+        } catch {
+            throw pool.health.noting(Self.translated(error))
+        }
+    }
+
+    public func followBroadcasts(_ handle: @Sendable (InstanceBroadcastEvent) async -> Void) async {
+        await listen(on: Self.broadcastChannel) { payload in
+            await handle(payload.map(InstanceBroadcastEvent.payload) ?? .reconnected)
+        }
     }
 }

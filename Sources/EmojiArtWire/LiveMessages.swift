@@ -234,7 +234,8 @@ public enum LiveMessages {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    /// `{"type": "presence", "peer", "name", "colour", "pointer": {"x", "y"} | null, "selection": [ids]}`.
+    /// `{"type": "presence", "peer", "name", "colour", "pointer": {"x", "y"} | null, "selection": [ids],
+    /// "view"?: {"x", "y", "width", "height"}}`.
     public static func presence(_ presence: PeerPresence) -> String {
         var writer = JSONWriter(reservingCapacity: 128 + 8 * presence.update.selection.count)
         writer.raw("{")
@@ -255,8 +256,58 @@ public enum LiveMessages {
         writer.raw(",")
         writer.key("selection")
         writer.integers(presence.update.selection)
+        if let view = presence.update.view {
+            writer.raw(",")
+            writer.key("view")
+            writer.raw("{")
+            writer.key("x")
+            writer.double(view.x)
+            writer.raw(",")
+            writer.key("y")
+            writer.double(view.y)
+            writer.raw(",")
+            writer.key("width")
+            writer.double(view.width)
+            writer.raw(",")
+            writer.key("height")
+            writer.double(view.height)
+            writer.raw("}")
+        }
         writer.raw("}")
         return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// `{"type": "presence", "peer", "name", "colour", "you": true}`: how the others see this
+    /// window, told to it once when it joins.
+    public static func presenceYou(peer: String, name: String, colour: String) -> String {
+        message("presence") { writer in
+            writer.key("peer")
+            writer.string(peer)
+            writer.raw(",")
+            writer.key("name")
+            writer.string(name)
+            writer.raw(",")
+            writer.key("colour")
+            writer.string(colour)
+            writer.raw(",")
+            writer.key("you")
+            writer.raw("true")
+        }
+    }
+
+    /// `{"type": "summon", "peer", "name", "colour"}`: that window asks everyone to follow it
+    /// ("Bring everyone here").
+    public static func summon(peer: String, name: String, colour: String) -> String {
+        message("summon") { writer in
+            writer.key("peer")
+            writer.string(peer)
+            writer.raw(",")
+            writer.key("name")
+            writer.string(name)
+            writer.raw(",")
+            writer.key("colour")
+            writer.string(colour)
+        }
     }
 
     /// `{"type": "presence", "peer", "left": true}`: that window has gone.

@@ -1,24 +1,29 @@
 import EmojiArtKit
 
-/// Where a window's pointer is and what it has selected, as it tells the others following the
-/// same document (docs/API.md, "Presence"): `{"type": "presence", "pointer": {"x", "y"} | null,
-/// "selection": [ids]}`. Presence is relayed, never applied: it touches neither the log nor the
+/// Where a window's pointer is, what it has selected and what part of the picture it shows, as
+/// it tells the others following the same document (docs/API.md, "Presence"):
+/// `{"type": "presence", "pointer": {"x", "y"} | null, "selection": [ids], "view"?: {"x", "y",
+/// "width", "height"}}`. Presence is relayed, never applied: it touches neither the log nor the
 /// store, and a window that leaves takes its presence with it.
 public struct PresenceUpdate: Equatable, Sendable {
     /// The pointer in document points (y up), or nil when it is off the canvas.
     public var pointer: Point?
     /// The selected emoji ids (at most ``maximumSelection``; more are dropped).
     public var selection: [Int]
+    /// What the window shows, so others can follow it; nil if it never said.
+    public var view: ViewArea?
 
     public static let maximumSelection = 1_000
 
-    public init(pointer: Point?, selection: [Int]) {
+    public init(pointer: Point?, selection: [Int], view: ViewArea? = nil) {
         self.pointer = pointer
         self.selection = selection
+        self.view = view
     }
 
     /// Reads the message's fields (its `type` has been read: "presence").
     package init(root: JSONField) throws {
+        let root = root.resolved()
         if let field = try root.optional("pointer"), !field.isNull {
             let point = try field.point()
             let range = 2 * DocumentLimits.coordinateRange.upperBound
@@ -34,13 +39,52 @@ public struct PresenceUpdate: Equatable, Sendable {
         } else {
             selection = []
         }
+        if let field = try root.optional("view"), !field.isNull {
+            view = try ViewArea(field)
+        } else {
+            view = nil
+        }
+    }
+}
+
+/// The part of the picture a window shows: its middle (document points, y up) and its size in
+/// document points. A window following another fits this area into its own.
+public struct ViewArea: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// Far enough to see the whole canvas from well outside it; no further.
+    static let reach = 4 * Double(DocumentLimits.coordinateRange.upperBound)
+
+    package init(_ field: JSONField) throws {
+        let view = field.resolved()
+        x = try view.required("x").double()
+        y = try view.required("y").double()
+        width = try view.required("width").double()
+        height = try view.required("height").double()
+        guard abs(x) <= Self.reach, abs(y) <= Self.reach else {
+            throw field.failure("the view is far outside the canvas.")
+        }
+        guard width > 0, height > 0, width <= Self.reach, height <= Self.reach else {
+            throw field.failure("a view's width and height are positive, and at most \(Int(Self.reach)) points.")
+        }
     }
 }
 
 /// Someone else in the document, as every window is told: a name, a colour, and their latest
 /// presence.
 public struct PeerPresence: Equatable, Sendable {
-    /// Stable for the life of their connection; `left` messages name it too.
+    /// Stable for the life of their connection, and unique among all the servers of a shared
+    /// database; `left` messages name it too.
     public var peer: String
     /// A user's name, or "Guest n".
     public var name: String
@@ -55,23 +99,35 @@ public struct PeerPresence: Equatable, Sendable {
         self.update = update
     }
 
+    /// Reads a `presence` message as ``LiveMessages/presence(_:)`` writes it (between servers).
+    package init(json bytes: [UInt8]) throws {
+        let root = JSONField(try JSONParser.parse(bytes)).resolved()
+        peer = try root.required("peer").string()
+        name = try root.required("name").string()
+        colour = try root.required("colour").string()
+        update = try PresenceUpdate(root: root)
+    }
+
     /// The colours peers are given in turn: distinct on light and dark canvases alike.
     public static let colours = [
         "#e8467c", "#1e88e5", "#43a047", "#fb8c00", "#8e24aa", "#00897b", "#f4511e", "#5e35b1",
     ]
 }
 
-/// A message a window sends: a request (answered) or its presence (relayed).
+/// A message a window sends: a request (answered), its presence (relayed), or — from an editor
+/// or owner — a call for every other window to follow it (relayed).
 public enum LiveInbound: Equatable, Sendable {
     case request(LiveRequest)
     case presence(PresenceUpdate)
+    /// `{"type": "summon"}`: "Bring everyone here".
+    case summon
 
     public init(json bytes: [UInt8]) throws {
-        let root = JSONField(try JSONParser.parse(bytes))
-        if let type = try root.optional("type"), try type.string() == "presence" {
-            self = .presence(try PresenceUpdate(root: root))
-        } else {
-            self = .request(try LiveRequest(root: root))
+        let root = JSONField(try JSONParser.parse(bytes)).resolved()
+        switch try root.optional("type").map({ try $0.string() }) {
+        case "presence": self = .presence(try PresenceUpdate(root: root))
+        case "summon": self = .summon
+        default: self = .request(try LiveRequest(root: root))
         }
     }
 }

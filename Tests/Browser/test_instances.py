@@ -117,3 +117,54 @@ def test_edits_through_both_servers_survive_one_being_killed(browser, tmp_path):
                 server_a.terminate()
                 server_a.wait(timeout=10)
             log.close()
+
+
+def test_presence_and_following_cross_servers(browser):
+    """Windows on two servers of one database see each other's pointers, selections and names,
+    follow each other's view and are brought to each other's, as windows on one server do."""
+    database = fresh_database()
+    with running_server(env={"EMOJIART_DATABASE_URL": database}) as a, \
+            running_server(env={"EMOJIART_DATABASE_URL": database}) as b:
+        doc = requests.post(a + "/api/documents", json={"title": "Across"}, timeout=10).json()
+        edit = {"type": "addEmoji", "text": "🦊", "position": {"x": 100, "y": 50}, "size": 60}
+        assert requests.post(f"{a}/api/documents/{doc['id']}/edits", json={"baseVersion": 0, "edit": edit},
+                             timeout=10).status_code == 200
+        context_a, on_a = window(browser, a, doc["id"])
+        context_b, on_b = window(browser, b, doc["id"])
+        # Each sees the other in the row of people, with different colours.
+        other_on_b = on_b.locator("#people").get_by_role("button", name="Follow Guest 1")
+        expect(other_on_b).to_be_visible()
+        other_on_a = on_a.locator("#people").get_by_role("button", name="Follow Guest 2")
+        expect(other_on_a).to_be_visible()
+        colour = lambda locator: locator.evaluate("e => getComputedStyle(e).backgroundColor")
+        assert colour(other_on_b) != colour(other_on_a)
+
+        # A's pointer and selection show on B.
+        box = on_a.locator("#canvas").bounding_box()
+        started = time.monotonic()
+        on_a.mouse.move(box["x"] + 200, box["y"] + 150)
+        on_a.mouse.move(box["x"] + 220, box["y"] + 160, steps=2)
+        expect(on_b.locator(".peer-pointer:not([hidden])")).to_have_count(1, timeout=3_000)
+        print(f"pointer seen through the other server after {(time.monotonic() - started) * 1000:.0f} ms")
+        on_a.keyboard.press("Control+a")
+        expect(on_b.locator(".peer-selection:not([hidden])")).to_have_count(1)
+
+        # B follows A; A zooms and B follows; Escape stops it.
+        other_on_b.click()
+        expect(on_b.locator("#follow-frame .follow-label")).to_have_text("Following Guest 1")
+        on_a.locator("#canvas").hover()
+        on_a.keyboard.press("+")
+        on_a.keyboard.press("+")
+        expect(on_b.locator("#zoom-level")).to_have_text("156%")
+        on_b.keyboard.press("Escape")
+        expect(on_b.locator("#follow-frame")).to_be_hidden()
+
+        # "Bring everyone here" from B reaches A on the other server.
+        on_b.get_by_role("button", name="Bring everyone here").click()
+        expect(on_a.locator("#follow-frame .follow-label")).to_have_text("Following Guest 2")
+
+        # B's window closes: it leaves A's room at once.
+        context_b.close()
+        expect(on_a.locator("#people")).to_be_hidden()
+        expect(on_a.locator("#follow-frame")).to_be_hidden()
+        context_a.close()

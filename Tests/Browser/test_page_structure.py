@@ -38,7 +38,8 @@ def test_the_canvas_is_split_by_job():
 
 def test_the_document_editor_is_split_by_job():
     for part in ("announcer.js", "clipboard-commands.js", "edit-requests.js", "drop-receiver.js", "connection-status.js",
-                 "presence-reporter.js", "saved-view.js", "document-access.js", "document-editor.js"):
+                 "presence-reporter.js", "people.js", "people-row.js", "follow-mode.js", "saved-view.js", "document-access.js",
+                 "document-editor.js"):
         assert (JS / "editor" / part).is_file(), part
     assert len((JS / "editor" / "document-editor.js").read_text().splitlines()) < 450
 

@@ -6,7 +6,7 @@ import time
 
 from playwright.sync_api import expect
 
-from helpers import emoji, open_editor, screen_point
+from helpers import emoji, open_editor, screen_point, view
 
 
 def second_window(browser, server, doc):
@@ -69,4 +69,98 @@ def test_other_windows_pointers_and_selections_show_live_and_go_when_they_leave(
     page.close()  # A leaves: its pointer and selection go from B
     expect(other.locator(".peer-pointer")).to_have_count(0)
     expect(other.locator(".peer-selection")).to_have_count(0)
+    context.close()
+
+
+def centre(page) -> tuple[float, float]:
+    """The document point at the middle of what the page shows, and its zoom."""
+    v = view(page)
+    return (-v["panX"] / v["zoom"], v["panY"] / v["zoom"], v["zoom"])
+
+
+def shows_the_same_as(follower, leader, tolerance: float = 2.0) -> bool:
+    (fx, fy, fz), (lx, ly, lz) = centre(follower), centre(leader)
+    return abs(fx - lx) <= tolerance / fz and abs(fy - ly) <= tolerance / fz and abs(fz / lz - 1) < 0.01
+
+
+def wait_until(page, condition, seconds: float = 5) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        page.wait_for_timeout(30)
+    return condition()
+
+
+def test_people_in_the_room_following_and_bringing_everyone_here(page, api, browser, server):
+    """The row of people lists everyone present (initials on their colour, the name on hover);
+    clicking someone follows their view, smoothly, until this window pans, zooms or presses
+    Escape, framed in their colour; "Bring everyone here" makes every other window follow."""
+    doc = api.create("Review", emojis=[("🦊", -300, 0, 50), ("🐻", 400, 200, 50)])
+    open_editor(page, doc)  # A: Guest 1
+    context, other = second_window(browser, server, doc)  # B: Guest 2, the same size as A
+    page.set_viewport_size({"width": 1000, "height": 700})
+
+    people = other.locator("#people")
+    expect(people).to_be_visible()
+    you = people.locator(".avatar.you")
+    expect(you).to_have_text("G2")
+    expect(you).to_have_attribute("title", "Guest 2 (you)")
+    guest1 = people.get_by_role("button", name="Follow Guest 1")
+    expect(guest1).to_have_text("G1")
+    expect(guest1).to_have_attribute("title", "Guest 1")
+    colour = guest1.evaluate("e => getComputedStyle(e).backgroundColor")
+    expect(page.locator("#people .avatar")).to_have_count(2)
+
+    # A looks somewhere else; B doesn't follow until asked.
+    page.locator("#canvas").hover()
+    for _ in range(3):
+        page.keyboard.press("+")
+    page.mouse.wheel(300, -200)
+    page.wait_for_timeout(200)
+    assert not shows_the_same_as(other, page)
+
+    guest1.click()
+    expect(other.locator("#follow-frame")).to_be_visible()
+    expect(other.locator("#follow-frame .follow-label")).to_have_text("Following Guest 1")
+    assert other.locator("#follow-frame").evaluate("e => getComputedStyle(e).borderTopColor") == colour
+    expect(people.get_by_role("button", name="Stop following Guest 1")).to_have_attribute("aria-pressed", "true")
+    assert wait_until(other, lambda: shows_the_same_as(other, page)), (centre(other), centre(page))
+
+    # A pans and zooms: B follows, through the steps of a glide.
+    page.mouse.wheel(-500, 250)
+    page.keyboard.press("-")
+    assert wait_until(other, lambda: shows_the_same_as(other, page)), (centre(other), centre(page))
+
+    # Escape stops following; A's moves no longer move B.
+    other.locator("#canvas").focus()
+    other.keyboard.press("Escape")
+    expect(other.locator("#follow-frame")).to_be_hidden()
+    page.mouse.wheel(400, 0)
+    page.wait_for_timeout(300)
+    assert not shows_the_same_as(other, page)
+
+    # Following again, then B's own pan stops it.
+    people.get_by_role("button", name="Follow Guest 1").click()
+    assert wait_until(other, lambda: shows_the_same_as(other, page))
+    other.locator("#canvas").hover()
+    other.mouse.wheel(0, 120)
+    expect(other.locator("#follow-frame")).to_be_hidden()
+    expect(people.get_by_role("button", name="Follow Guest 1")).to_have_attribute("aria-pressed", "false")
+
+    # "Bring everyone here": B follows A at once, and can stop at once with the banner's Stop.
+    page.get_by_role("button", name="Bring everyone here").click()
+    expect(other.locator("#follow-frame .follow-label")).to_have_text("Following Guest 1")
+    assert wait_until(other, lambda: shows_the_same_as(other, page))
+    other.locator("#follow-frame").get_by_role("button", name="Stop").click()
+    expect(other.locator("#follow-frame")).to_be_hidden()
+
+    # Following someone who leaves ends with a word.
+    people.get_by_role("button", name="Follow Guest 1").click()
+    expect(other.locator("#follow-frame")).to_be_visible()
+    page.close()
+    expect(other.locator("#follow-frame")).to_be_hidden()
+    expect(other.locator(".notice-text").filter(has_text="Guest 1 left")).to_be_visible()
+    expect(other.locator("#people")).to_be_hidden()  # alone: no row
+    assert api.get(doc)["version"] == doc["version"]  # none of it is an edit
     context.close()

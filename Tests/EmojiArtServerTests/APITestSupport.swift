@@ -6,6 +6,7 @@ import EmojiArtStoreSQLite
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Testing
 
 let fixturesDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -83,4 +84,20 @@ struct APIClient: Sendable {
 
 func addEmoji(_ text: String = "😀", x: Int = 0, y: Int = 0, size: Int = 40) -> [String: Any] {
     ["type": "addEmoji", "text": text, "position": ["x": x, "y": y], "size": size]
+}
+
+/// Waits until `condition` holds, checking every 5 ms; records an issue after `limit` (long: the
+/// whole suite runs in parallel on two cores, and a busy pool can keep a task waiting seconds).
+func eventually(
+    within limit: Duration = .seconds(30), _ condition: @Sendable () async -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let deadline = ContinuousClock.now + limit
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("not within \(limit)", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
 }

@@ -68,6 +68,28 @@ struct LiveAccessTests {
         }
     }
 
+    /// "Bring everyone here" is for editors and owners: a viewer's call reaches no one.
+    @Test func onlyThoseWhoMayEditCanBringEveryoneToTheirView() async throws {
+        let people = try await People.make()
+        try await withLiveServer(access: .accounts, stores: people.stores) { api, port in
+            let path = "/api/documents/\(people.document)/live"
+            let viewer = LiveTestWindow(port: port, path: path, headers: people.cookies["vic"]!)
+            let owner = LiveTestWindow(port: port, path: path, headers: people.cookies["ada"]!)
+            defer { for window in [viewer, owner] { window.finish() } }
+            for window in [viewer, owner] { #expect(try await window.next()["type"] as? String == "snapshot") }
+            // Both hear of each other (by name), so both are in the room.
+            try await eventually { owner.presence.contains { $0.contains(#""name":"vic""#) } }
+            try await eventually { viewer.presence.contains { $0.contains(#""name":"ada""#) } }
+            viewer.send(#"{"type":"summon"}"#)
+            owner.send(#"{"type":"summon"}"#)
+            try await eventually {
+                viewer.presence.contains { $0.hasPrefix(#"{"type":"summon","peer""#) && $0.contains(#""name":"ada""#) }
+            }
+            try await Task.sleep(for: .milliseconds(200))  // the viewer's was read first: it went nowhere
+            #expect(!owner.presence.contains { $0.contains(#""type":"summon""#) })
+        }
+    }
+
     @Test func someoneWithoutARoleIs4404AndSeesNothing() async throws {
         let people = try await People.make()
         try await withLiveServer(access: .accounts, stores: people.stores) { api, port in

@@ -298,7 +298,7 @@ final class LiveTestWindow: Sendable {
                     for try await message in inbound.messages(maxSize: 16 * 1024 * 1024) {
                         // Other windows' presence is kept apart: these tests read the document's messages.
                         guard case .text(let text) = message else { continue }
-                        if text.hasPrefix(#"{"type":"presence""#) {
+                        if text.hasPrefix(#"{"type":"presence""#) || text.hasPrefix(#"{"type":"summon""#) {
                             inbox.presence.withLock { $0.append(text) }
                         } else {
                             inbox.state.withLock { $0.messages.append(text) }
@@ -315,7 +315,7 @@ final class LiveTestWindow: Sendable {
     }
 
     var received: [String] { inbox.state.withLock { $0.messages } }
-    /// Other windows' presence messages, in order.
+    /// Presence messages (and calls to follow), in order.
     var presence: [String] { inbox.presence.withLock { $0 } }
 
     func send(_ text: String) { outgoing.yield(text) }

@@ -89,4 +89,42 @@ struct PostgresStoreTests {
         #expect(parsed.username == "ann" && parsed.password == "s@cret" && parsed.port == 6543)
         #expect(parsed.description == "postgres://ann@db.internal:6543/art")  // no password in logs
     }
+
+    /// Presence between servers: every payload reaches every server listening, in order, and
+    /// never the store (no table, no transaction).
+    @Test func broadcastsReachEveryServerInOrder() async throws {
+        let database = try await TestPostgres.freshDatabase()
+        let (first, second) = (try await PostgreSQLDatabase.open(database), try await PostgreSQLDatabase.open(database))
+        defer {
+            first.close()
+            second.close()
+        }
+        actor Heard {
+            var events: [InstanceBroadcastEvent] = []
+            func add(_ event: InstanceBroadcastEvent) { events.append(event) }
+        }
+        let heard = Heard()
+        let listening = Task { await second.followBroadcasts { await heard.add($0) } }
+        defer { listening.cancel() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await heard.events.isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(await heard.events == [.reconnected])
+        let big = String(repeating: "x", count: first.maximumPayload)
+        let payloads = ["one", "two \n 🦊", "three", big]
+        try await first.broadcast(payloads)
+        while await heard.events.count < 5, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let events = await heard.events
+        #expect(
+            events == [.reconnected] + payloads.map(InstanceBroadcastEvent.payload),
+            "\(events.map { "\($0)".prefix(40) })")
+        // Over PostgreSQL's limit: refused, nothing sent.
+        await #expect(throws: (any Error).self) {
+            try await first.broadcast([big + String(repeating: "y", count: 200)])
+        }
+        try await first.broadcast([])
+    }
 }

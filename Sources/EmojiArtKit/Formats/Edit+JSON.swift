@@ -414,7 +414,7 @@ extension JSONField {
     }
 
     /// Any finite number.
-    func double() throws -> Double {
+    package func double() throws -> Double {
         switch value {
         case .integer(let integer): return Double(integer)
         case .double(let double) where double.isFinite: return double
@@ -495,7 +495,7 @@ extension JSONWriter {
     }
 
     /// A finite double, as Swift prints it (shortest round-tripping form).
-    mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         for byte in "\(value.isFinite ? value : 0)".utf8 { append(byte) }
     }
 }

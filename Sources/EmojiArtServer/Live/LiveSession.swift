@@ -190,6 +190,13 @@ final class LiveSession: LiveSocketSession, Sendable {
                     await channel.presence.update(document: start.document, peer: peer, update)
                 }
                 return
+            case .summon:
+                // Only those who may change the document may bring everyone to their view; a
+                // viewer's call goes nowhere (the editor offers it only to editors).
+                if opened.role.canEdit, let peer = state.withLock({ $0.peer }) {
+                    await channel.presence.summon(document: start.document, peer: peer)
+                }
+                return
             }
         } catch {
             let reason = "Not a request: \(APIError(error).message)"

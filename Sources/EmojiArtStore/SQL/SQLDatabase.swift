@@ -106,6 +106,10 @@ public protocol SQLDatabase: Sendable {
     /// The changes other processes commit to this database, where any can (other servers on
     /// PostgreSQL, the command line on an SQLite file); nil for a database no one else opens.
     var changes: (any StoreChangeFeed)? { get }
+
+    /// Messages between the servers sharing this database that are never stored (presence);
+    /// nil where no other server can share it.
+    var broadcasts: (any InstanceBroadcast)? { get }
 }
 
 extension SQLDatabase {
@@ -129,6 +133,8 @@ extension SQLDatabase {
     public var gathersWrites: Bool { false }
 
     public var changes: (any StoreChangeFeed)? { nil }
+
+    public var broadcasts: (any InstanceBroadcast)? { nil }
 
     /// One read-only statement's rows.
     public func read(_ statement: SQLStatement) async throws -> [SQLRow] {

@@ -36,8 +36,9 @@ export class LiveConnection {
    *   snapshot(state) — the whole document (on connect, or when too far behind to catch up);
    *   change(message) — one committed version: {version, undoActionName, redoActionName, updatedAt, patch};
    *   synced(message) — caught up after a reconnect: {version, undoActionName, redoActionName, backgroundState};
-   *   background(backgroundState); deleted(); presence(message) — another window's pointer and
-   *   selection, or that it left; status({state, retryIn?, waiting}) where state is
+   *   background(backgroundState); deleted(); presence(message) — another window's pointer,
+   *   selection and view, or that it left, or (`you`) how the others see this one; summon(message)
+   *   — another window asks everyone to follow it; status({state, retryIn?, waiting}) where state is
    *   "connecting" | "online" | "offline" | "gone".
    * @param {() => number | null} currentVersion the version the window shows (to reconnect from)
    * @param {import("./backoff.js").Backoff} backoff how long to wait before each reconnection
@@ -170,6 +171,9 @@ export class LiveConnection {
       case "presence":
         this.handlers.presence?.(message);
         break;
+      case "summon":
+        this.handlers.summon?.(message);
+        break;
     }
   }
 
@@ -181,6 +185,13 @@ export class LiveConnection {
   sendPresence(presence) {
     if (!this.ready || !this.socket || this.socket.readyState !== WebSocket.OPEN) return;
     this.socket.send(JSON.stringify({ type: "presence", ...presence }));
+  }
+
+  /** "Bring everyone here": asks every other window to follow this one (editors and owners; not queued). */
+  sendSummon() {
+    if (!this.ready || !this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify({ type: "summon" }));
+    return true;
   }
 
   becomeReady() {

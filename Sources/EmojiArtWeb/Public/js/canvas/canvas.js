@@ -31,7 +31,8 @@ export class CanvasView {
    *   move(ids, {x, y}), resize(ids, scale), turn(ids, degrees, moves), drop(dataTransfer, docPoint),
    *   viewChanged({zoom, panX, panY}), selectionChanged(selection), backgroundFailed(imageURL),
    *   contextMenu({x, y}, {onEmoji}) (client point; whether it opened on an emoji),
-   *   pointerMoved({x, y} | null) (document point, for presence)
+   *   pointerMoved({x, y} | null) (document point, for presence), viewApplied() (every step of
+   *   a zoom or pan drawn, for presence and following)
    */
   constructor(root, handlers) {
     this.root = root;
@@ -42,6 +43,7 @@ export class CanvasView {
         this.layer?.viewApplied();
         this.overlay?.place();
         this.presence?.placeAll();
+        handlers.viewApplied?.();
       },
       changed: (view) => handlers.viewChanged?.(view),
     });
@@ -158,6 +160,12 @@ export class CanvasView {
 
   visibleCentre() {
     return this.viewport.visibleCentre();
+  }
+
+  /** What the window shows, in document points (y up): its middle and size. */
+  visibleArea() {
+    const rect = this.viewport.visibleWorldRect();
+    return { x: rect.left + rect.width / 2, y: -(rect.top + rect.height / 2), width: rect.width, height: rect.height };
   }
 
   /** Zooms and pans so the background and every emoji fit in the window. */

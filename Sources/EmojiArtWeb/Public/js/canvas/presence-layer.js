@@ -22,7 +22,7 @@ export class PresenceLayer {
 
   /** A presence message: a peer's latest, or that it left. */
   receive(message) {
-    if (typeof message.peer !== "string") return;
+    if (typeof message.peer !== "string" || message.you) return;
     if (message.left) {
       const peer = this.peers.get(message.peer);
       peer?.pointer.remove();
@@ -52,6 +52,15 @@ export class PresenceLayer {
     const label = peer.pointer.firstChild;
     if (label.textContent !== String(message.name)) label.textContent = String(message.name); // text, never markup
     this.place(peer);
+  }
+
+  /** The connection went: everyone's marks go (who is here is told again when it is back). */
+  clear() {
+    for (const peer of this.peers.values()) {
+      peer.pointer.remove();
+      peer.outline.remove();
+    }
+    this.peers.clear();
   }
 
   /** The view or the emojis changed: put every peer's marks where they belong now. */

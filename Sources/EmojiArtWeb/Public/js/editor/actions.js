@@ -147,6 +147,21 @@ export const ACTIONS = [
     perform: (editor) => editor.canvas.selectAll(),
   },
   {
+    name: "stopFollowing",
+    label: "Stop Following",
+    group: "People",
+    keys: ["Escape"],
+    predicate: (editor) => Boolean(editor.people?.follow.following),
+    perform: (editor) => editor.people.follow.stop("stopped"),
+  },
+  {
+    name: "bringEveryoneHere",
+    label: "Bring Everyone Here",
+    group: "People",
+    predicate: (editor) => editor.canBringEveryone,
+    perform: (editor) => editor.people.bringEveryoneHere(),
+  },
+  {
     name: "endPreview",
     label: "Back to now",
     group: "History",
@@ -306,4 +321,5 @@ export const GESTURE_HELP = [
   ["Add", "Drag an emoji from the palette or the emoji picker, or click it (or Enter on it) to add it in the middle, selected"],
   ["Skin tones", "In the emoji picker: right-click an emoji, or hold a finger on it"],
   ["Actions", "Right-click, or hold a finger still"],
+  ["Follow", "Click someone in the row of people; pan, zoom or Esc stops"],
 ];

@@ -3,8 +3,9 @@
 // what the action table asks (can this be done now?), and hands each job to its part: the edits
 // this window asks for (./edit-requests.js), the clipboard (./clipboard-commands.js), drops
 // (./drop-receiver.js), the connection's status (./connection-status.js), this window's pointer
-// for the others (./presence-reporter.js), what a screen reader hears (./announcer.js), the
-// zoom and pan remembered (./saved-view.js) and the role (./document-access.js).
+// for the others (./presence-reporter.js), who else is here and following them (./people.js),
+// what a screen reader hears (./announcer.js), the zoom and pan remembered (./saved-view.js) and
+// the role (./document-access.js).
 import { Backoff } from "../backoff.js";
 import { CanvasView, isTyping } from "../canvas/canvas.js";
 import { notify } from "../dom.js";
@@ -26,6 +27,7 @@ import { clampCoordinate, EditRequests, turnEdits } from "./edit-requests.js";
 import { EmojiCommands } from "./emoji-commands.js";
 import { HistoryPanel } from "./history-panel.js";
 import { MosaicDialog } from "./mosaic-dialog.js";
+import { People } from "./people.js";
 import { predict } from "./prediction.js";
 import { PresenceReporter } from "./presence-reporter.js";
 import { SavedView } from "./saved-view.js";
@@ -69,6 +71,11 @@ export class DocumentEditor {
       viewChanged: (view) => {
         this.showZoom();
         this.savedView.changed(view);
+      },
+      viewApplied: () => {
+        if (this.canvas) this.showZoom();
+        this.people?.follow.viewChanged();
+        this.presence?.changed();
       },
       selectionChanged: () => {
         this.actions.refresh();
@@ -121,7 +128,8 @@ export class DocumentEditor {
           this.scheduleRender();
         },
         deleted: () => this.deleted(),
-        presence: (message) => this.canvas.presence.receive(message),
+        presence: (message) => this.people.receive(message),
+        summon: (message) => this.people.summoned(message),
         status: (status) => this.connectionChanged(status),
         accessEnded: (code, reason) => this.accessEnded(code, reason),
       },
@@ -129,6 +137,7 @@ export class DocumentEditor {
       new Backoff(), // reconnecting: 250 ms doubling to 15 s, each ±20 % (docs/API.md)
     );
     this.presence = new PresenceReporter(this.live, this.canvas);
+    this.people = new People(this);
   }
 
   // MARK: - What the actions ask (./actions.js)
@@ -172,6 +181,11 @@ export class DocumentEditor {
 
   get canRedo() {
     return this.canEdit && this.online && Boolean(this.redoActionName);
+  }
+
+  /** Whether this window may ask everyone to follow it: an editor or owner, with someone to ask, online. */
+  get canBringEveryone() {
+    return !this.gone && !this.readOnly && this.online && this.people?.count > 0;
   }
 
   /** Whether reordering the selection `to` would change the drawing order. */
@@ -256,6 +270,7 @@ export class DocumentEditor {
     const wasOnline = this.online;
     this.online = status.state === "online";
     if (this.online && !wasOnline) this.requests.backOnline();
+    if (wasOnline && !this.online) this.people.offline();
     this.actions.refresh();
   }
 
@@ -373,6 +388,7 @@ export class DocumentEditor {
     const $ = this.$;
     this.actions.bindButtons($("editor-toolbar"));
     this.actions.bindButtons($("palette-bar"));
+    this.actions.bindButtons($("people"));
     new ToolbarFold($("toolbar-more"), $("toolbar-fold"));
     $("export-slot").replaceWith(exportMenu(this.documentId, { selection: () => [...this.canvas.selection] }));
     this.status.box.addEventListener("click", () => this.live.retryNow());

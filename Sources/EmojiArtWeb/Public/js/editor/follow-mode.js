@@ -1,0 +1,136 @@
+// Following someone's view: this window pans and zooms, smoothly, to show what they show (the
+// `view` of their presence: the middle and size of what they see, fitted into this window) until
+// this window's own view is changed — a pan, a zoom, Fit — or Escape or Stop is pressed, or they
+// leave. A frame in their colour and "Following Ada" say so meanwhile.
+import { clamp, MAX_ZOOM, MIN_ZOOM } from "../canvas/viewport.js";
+
+const GLIDE_MS = 180; // how long a move to a new view takes
+
+export class FollowMode {
+  /**
+   * @param {HTMLElement} frame the frame shown while following (holds .follow-label and .follow-stop)
+   * @param {import("../canvas/viewport.js").Viewport} viewport
+   * @param {{changed?: (peer: string | null) => void, stopped?: (reason: string) => void}} handlers
+   */
+  constructor(frame, viewport, handlers) {
+    this.frame = frame;
+    this.viewport = viewport;
+    this.handlers = handlers;
+    /** @type {Map<string, {x: number, y: number, width: number, height: number}>} each peer's latest view */
+    this.views = new Map();
+    this.peer = null;
+    this.name = "";
+    this.glide = null; // {from, to, start}
+    this.frameRequest = 0;
+    /** The view this mode last showed: anything else means someone else (the user) moved it. */
+    this.shown = null;
+    this.applying = false;
+    frame.querySelector(".follow-stop").addEventListener("click", () => this.stop("stopped"));
+  }
+
+  get following() {
+    return this.peer !== null;
+  }
+
+  /** A presence message: a peer's view is remembered; the followed one's is shown. */
+  receive(message) {
+    if (typeof message.peer !== "string" || message.you) return;
+    if (message.left) {
+      this.views.delete(message.peer);
+      if (message.peer === this.peer) this.stop("left");
+      return;
+    }
+    const view = message.view;
+    if (!view || ![view.x, view.y, view.width, view.height].every(Number.isFinite) || view.width <= 0 || view.height <= 0) return;
+    this.views.set(message.peer, view);
+    if (message.peer === this.peer) this.glideTo(view);
+  }
+
+  /** Follows `peer` (called `name`, framed in `colour`) from now on. */
+  start(peer, name, colour) {
+    this.peer = peer;
+    this.name = String(name);
+    this.frame.style.setProperty("--peer", /^#[0-9a-f]{6}$/i.test(colour) ? colour : "#888888");
+    this.frame.querySelector(".follow-label").textContent = `Following ${this.name}`; // text, never markup
+    this.frame.hidden = false;
+    document.body.dataset.following = peer;
+    this.shown = null;
+    const view = this.views.get(peer);
+    if (view) this.glideTo(view);
+    this.handlers.changed?.(peer);
+  }
+
+  /** Stops following ("stopped", "moved" or "left"). */
+  stop(reason = "stopped") {
+    if (!this.following) return;
+    const name = this.name;
+    this.peer = null;
+    this.glide = null;
+    cancelAnimationFrame(this.frameRequest);
+    this.frameRequest = 0;
+    this.frame.hidden = true;
+    delete document.body.dataset.following;
+    this.handlers.changed?.(null);
+    this.handlers.stopped?.(reason, name);
+  }
+
+  /** This window's view changed: unless this mode changed it, the user took over. */
+  viewChanged() {
+    if (this.following && !this.applying && !this.showing()) this.stop("moved");
+  }
+
+  /** Whether the viewport still shows what this mode last put there. */
+  showing() {
+    if (!this.shown) return true;
+    const { zoom, panX, panY } = this.viewport;
+    const near = (a, b) => Math.abs(a - b) <= 0.5 + Math.abs(b) * 1e-6;
+    return Math.abs(zoom / this.shown.zoom - 1) < 1e-6 && near(panX, this.shown.panX) && near(panY, this.shown.panY);
+  }
+
+  /** The zoom and pan that fit `view` (document points, y up) into this window. */
+  fitted(view) {
+    const zoom = clamp(Math.min(this.viewport.width / view.width, this.viewport.height / view.height), MIN_ZOOM, MAX_ZOOM);
+    // World coordinates are document coordinates with y pointing down.
+    return { zoom, panX: -view.x * zoom, panY: view.y * zoom };
+  }
+
+  glideTo(view) {
+    if (!this.showing()) return this.stop("moved");
+    const to = this.fitted(view);
+    const from = { zoom: this.viewport.zoom, panX: this.viewport.panX, panY: this.viewport.panY };
+    const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (reduced || document.hidden) {
+      this.show(to);
+      return;
+    }
+    this.glide = { from, to, start: performance.now() };
+    if (!this.frameRequest) this.frameRequest = requestAnimationFrame((now) => this.step(now));
+  }
+
+  step(now) {
+    this.frameRequest = 0;
+    if (!this.glide || !this.following) return;
+    if (!this.showing()) return this.stop("moved");
+    const { from, to, start } = this.glide;
+    const t = Math.min(1, (now - start) / GLIDE_MS);
+    const ease = 1 - (1 - t) ** 3;
+    // Zoom glides in proportion (log scale); the pan follows the point at the middle.
+    const zoom = from.zoom * (to.zoom / from.zoom) ** ease;
+    const centre = (value, z) => value / z;
+    const panX = (centre(from.panX, from.zoom) + (centre(to.panX, to.zoom) - centre(from.panX, from.zoom)) * ease) * zoom;
+    const panY = (centre(from.panY, from.zoom) + (centre(to.panY, to.zoom) - centre(from.panY, from.zoom)) * ease) * zoom;
+    this.show({ zoom, panX, panY });
+    if (t < 1) this.frameRequest = requestAnimationFrame((next) => this.step(next));
+    else this.glide = null;
+  }
+
+  show(view) {
+    this.applying = true;
+    try {
+      this.viewport.set(view, { notify: false });
+    } finally {
+      this.applying = false;
+    }
+    this.shown = { zoom: this.viewport.zoom, panX: this.viewport.panX, panY: this.viewport.panY };
+  }
+}
