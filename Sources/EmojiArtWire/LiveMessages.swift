@@ -235,7 +235,7 @@ public enum LiveMessages {
     }
 
     /// `{"type": "presence", "peer", "name", "colour", "pointer": {"x", "y"} | null, "selection": [ids],
-    /// "view"?: {"x", "y", "width", "height"}}`.
+    /// "view"?: {"x", "y", "width", "height"}, "following"?: peer}`.
     public static func presence(_ presence: PeerPresence) -> String {
         var writer = JSONWriter(reservingCapacity: 128 + 8 * presence.update.selection.count)
         writer.raw("{")
@@ -272,6 +272,11 @@ public enum LiveMessages {
             writer.key("height")
             writer.double(view.height)
             writer.raw("}")
+        }
+        if let following = presence.update.following {
+            writer.raw(",")
+            writer.key("following")
+            writer.string(following)
         }
         writer.raw("}")
         return String(decoding: writer.bytes, as: UTF8.self)

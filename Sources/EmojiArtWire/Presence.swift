@@ -12,13 +12,18 @@ public struct PresenceUpdate: Equatable, Sendable {
     public var selection: [Int]
     /// What the window shows, so others can follow it; nil if it never said.
     public var view: ViewArea?
+    /// The peer whose view this window follows, if any (so no one follows their own follower).
+    public var following: String?
 
     public static let maximumSelection = 1_000
+    /// Peer ids are short (``PresenceHub``'s `<server>-<n>`).
+    public static let maximumPeerLength = 64
 
-    public init(pointer: Point?, selection: [Int], view: ViewArea? = nil) {
+    public init(pointer: Point?, selection: [Int], view: ViewArea? = nil, following: String? = nil) {
         self.pointer = pointer
         self.selection = selection
         self.view = view
+        self.following = following
     }
 
     /// Reads the message's fields (its `type` has been read: "presence").
@@ -43,6 +48,17 @@ public struct PresenceUpdate: Equatable, Sendable {
             view = try ViewArea(field)
         } else {
             view = nil
+        }
+        if let field = try root.optional("following"), !field.isNull {
+            let peer = try field.string()
+            guard (1...PresenceUpdate.maximumPeerLength).contains(peer.utf8.count),
+                peer.unicodeScalars.allSatisfy({
+                    $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-"
+                })
+            else { throw field.failure("a peer id is up to 64 letters, digits and dashes.") }
+            following = peer
+        } else {
+            following = nil
         }
     }
 }

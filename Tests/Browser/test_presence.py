@@ -140,9 +140,16 @@ def test_people_in_the_room_following_and_bringing_everyone_here(page, api, brow
     page.wait_for_timeout(300)
     assert not shows_the_same_as(other, page)
 
-    # Following again, then B's own pan stops it.
-    people.get_by_role("button", name="Follow Guest 1").click()
+    # Following again (by keyboard: the focus stays on the avatar as the row is redrawn)...
+    people.get_by_role("button", name="Follow Guest 1").focus()
+    other.keyboard.press("Enter")
+    expect(people.get_by_role("button", name="Stop following Guest 1")).to_be_focused()
     assert wait_until(other, lambda: shows_the_same_as(other, page))
+    # ...A can't follow B back: each would zoom out to fit the other forever.
+    page.locator("#people").get_by_role("button", name="Follow Guest 2").click()
+    expect(page.locator(".notice-text").filter(has_text="Guest 2 is following you")).to_be_visible()
+    expect(page.locator("#follow-frame")).to_be_hidden()
+    # Then B's own pan stops it.
     other.locator("#canvas").hover()
     other.mouse.wheel(0, 120)
     expect(other.locator("#follow-frame")).to_be_hidden()

@@ -110,21 +110,100 @@ struct PresenceAcrossServersTests {
         #expect(await b.roomCount == 0)
     }
 
-    @Test func afterAGapInListeningOtherServersWindowsAreAskedForAgain() async throws {
-        let hub = PresenceHub(server: "b")
+    /// Records what a hub broadcasts; fails the sends it is told to.
+    final class Recorder: InstanceBroadcast {
+        let maximumPayload = 7_900
+        private let state = Mutex<(sent: [PresenceBatch], failing: Bool)>(([], false))
+        var sent: [PresenceBatch] { state.withLock { $0.sent } }
+        var signals: [PresenceBatch.Signal] { sent.flatMap(\.signals) }
+        func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
+        func clear() { state.withLock { $0.sent = [] } }
+
+        func broadcast(_ payloads: [String]) async throws {
+            try state.withLock {
+                if $0.failing { throw CancellationError() }
+                $0.sent += payloads.compactMap(PresenceBatch.init(payload:))
+            }
+        }
+
+        func followBroadcasts(_ handle: @Sendable (InstanceBroadcastEvent) async -> Void) async {}
+    }
+
+    @Test func afterAGapInListeningEachRoomAsksAgainAndWindowsNotListedLeave() async throws {
+        let recorder = Recorder()
+        let hub = PresenceHub(server: "b", broadcasts: recorder)
         let document = UUID()
         let inbox = Inbox()
         _ = await hub.join(document: document, name: nil) { inbox.deliver($0) }
-        let ghost = PeerPresence(
+        let ada = PeerPresence(
             peer: "a-1", name: "ada", colour: "#1e88e5", update: PresenceUpdate(pointer: nil, selection: []))
-        await hub.receive(PresenceBatch(server: "a", document: document, signals: [.presence(ghost)]))
-        // News of a room no window here is in, and our own batches, change nothing.
-        await hub.receive(PresenceBatch(server: "a", document: UUID(), signals: [.presence(ghost)]))
-        await hub.receive(PresenceBatch(server: "b", document: document, signals: [.left(peer: "b-1")]))
-        #expect(await hub.count(in: document) == 2)
+        let bo = PeerPresence(
+            peer: "a-2", name: "bo", colour: "#43a047", update: PresenceUpdate(pointer: nil, selection: []))
+        await hub.receive(PresenceBatch(server: "a", document: document, signals: [.presence(ada), .presence(bo)]))
+        #expect(await hub.count(in: document) == 3)
+        try await eventually { !recorder.sent.isEmpty }
+        recorder.clear()
         await hub.reconnected()
-        #expect(await hub.count(in: document) == 1)
-        #expect(inbox.all.last == #"{"type":"presence","peer":"a-1","left":true}"#)
+        try await eventually { recorder.signals.contains(.hello) }
+        #expect(await hub.count(in: document) == 3)  // nobody is dropped on a guess
+        // A answers: only a-2 is still there.
+        await hub.receive(PresenceBatch(server: "a", document: document, signals: [.roster([2]), .presence(bo)]))
+        #expect(await hub.count(in: document) == 2)
+        #expect(inbox.all.contains(#"{"type":"presence","peer":"a-1","left":true}"#))
+    }
+
+    @Test func aServerSpeaksOnlyForItsOwnWindows() async throws {
+        let hub = PresenceHub(server: "b")
+        let document = UUID()
+        let inbox = Inbox()
+        let local = await hub.join(document: document, name: nil) { inbox.deliver($0) }
+        func presence(_ peer: String, name: String = "x", colour: String = "#1e88e5") -> PresenceBatch.Signal {
+            .presence(
+                PeerPresence(
+                    peer: peer, name: name, colour: colour, update: PresenceUpdate(pointer: nil, selection: [])))
+        }
+        let heard = inbox.all.count
+        // Our own batches, ids of another server's (or ours), colours not of the palette, and a
+        // guest number that would overflow are all passed over or kept in bounds.
+        await hub.receive(PresenceBatch(server: "b", document: document, signals: [presence("b-7")]))
+        await hub.receive(PresenceBatch(server: "a", document: document, signals: [presence("c-1"), presence(local)]))
+        await hub.receive(
+            PresenceBatch(server: "a", document: document, signals: [presence("a-1", colour: "red;background:url(x)")]))
+        await hub.receive(PresenceBatch(server: "a", document: document, signals: [.left(peer: local)]))
+        await hub.receive(
+            PresenceBatch(
+                server: "a", document: document, signals: [.summon(peer: "a-9", name: "x", colour: "#1e88e5")]))
+        #expect(await hub.count(in: document) == 1 && inbox.all.count == heard)
+        await hub.receive(
+            PresenceBatch(
+                server: "a", document: document,
+                signals: [presence("a-2", name: "Guest \(Int.max)"), presence("a-3", name: "Guest 41")]))
+        #expect(await hub.count(in: document) == 3)
+        let next = Inbox()
+        _ = await hub.join(document: document, name: nil) { next.deliver($0) }
+        #expect(next.all.first?.contains(#""name":"Guest 42""#) == true)
+    }
+
+    @Test func afterAFailedSendEveryRoomToldOfIsListedAgain() async throws {
+        let recorder = Recorder()
+        let hub = PresenceHub(server: "b", broadcasts: recorder)
+        let (stays, empties) = (UUID(), UUID())
+        _ = await hub.join(document: stays, name: "ada") { _ in }
+        let leaving = await hub.join(document: empties, name: "bo") { _ in }
+        try await eventually { recorder.signals.count >= 4 }
+        recorder.fail(true)
+        await hub.leave(document: empties, peer: leaving)  // this `left` is lost
+        try await Task.sleep(for: .milliseconds(50))
+        recorder.fail(false)
+        recorder.clear()
+        await hub.tick()
+        try await eventually { recorder.sent.count >= 3 }
+        let rosters = recorder.sent.compactMap { batch -> (UUID?, [Int])? in
+            for case .roster(let numbers) in batch.signals { return (batch.document, numbers) }
+            return nil
+        }
+        #expect(rosters.contains { $0.0 == stays && $0.1 == [1] })
+        #expect(rosters.contains { $0.0 == empties && $0.1 == [] })
     }
 
     @Test func batchesReadBackAndSplitUnderTheLimit() throws {
@@ -137,7 +216,7 @@ struct PresenceAcrossServersTests {
         let batch = PresenceBatch(
             server: "a", document: document,
             signals: presences.map(PresenceBatch.Signal.presence) + [
-                .left(peer: "a-9"), .summon(peer: "a-1", name: "ada", colour: "#1e88e5"), .hello,
+                .left(peer: "a-9"), .summon(peer: "a-1", name: "ada", colour: "#1e88e5"), .hello, .roster([1, 2, 30]),
             ])
         let payloads = batch.payloads(limit: 7_900)
         #expect(payloads.count > 1)
@@ -178,11 +257,21 @@ struct PresenceAcrossServersTests {
                 == .presence(
                     PresenceUpdate(pointer: nil, selection: [], view: ViewArea(x: 1, y: -2.5, width: 10, height: 20))))
         #expect(try LiveInbound(json: Array(#"{"type":"summon"}"#.utf8)) == .summon)
+        #expect(
+            try LiveInbound(json: Array(#"{"type":"presence","pointer":null,"following":"3fa2b9c1-12"}"#.utf8))
+                == .presence(PresenceUpdate(pointer: nil, selection: [], following: "3fa2b9c1-12")))
+        let echoed = PeerPresence(
+            peer: "a-1", name: "ada", colour: "#1e88e5",
+            update: PresenceUpdate(pointer: nil, selection: [], following: "b-2"))
+        #expect(LiveMessages.presence(echoed).hasSuffix(#""selection":[],"following":"b-2"}"#))
         for bad in [
             #"{"type":"presence","view":{"x":1,"y":2,"width":0,"height":20}}"#,
             #"{"type":"presence","view":{"x":1e12,"y":2,"width":10,"height":20}}"#,
             #"{"type":"presence","view":{"x":1,"y":2,"width":10}}"#,
             #"{"type":"presence","view":"all"}"#,
+            #"{"type":"presence","following":"<img src=x>"}"#,
+            #"{"type":"presence","following":""}"#,
+            #"{"type":"presence","following":7}"#,
         ] {
             #expect(throws: (any Error).self, "\(bad)") { try LiveInbound(json: Array(bad.utf8)) }
         }

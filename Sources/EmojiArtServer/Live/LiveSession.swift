@@ -96,9 +96,12 @@ final class LiveSession: LiveSocketSession, Sendable {
         }
         // A revoked link, a changed role, an ended session end the connection with 4403 and the
         // reason, after what was queued before it.
+        // Its presence goes at once too, on every server, not once the socket has closed.
         let writer = writer
         let registration = await channel.grants.register(document: id, access: start.access, grant: grant) {
-            writer.end(.accessRevoked, reason: $0)
+            [weak self] reason in
+            writer.end(.accessRevoked, reason: reason)
+            self?.leaveRoom()
         }
         state.withLock { $0.registration = registration }
         // The connection holds the copy it follows, and sends its requests straight to it. The
@@ -137,6 +140,8 @@ final class LiveSession: LiveSocketSession, Sendable {
             _ = writer.deliver(.presence($0))
         }
         state.withLock { $0.peer = peer }
+        // Revoked while joining: it leaves at once.
+        if writer.isEnding { leaveRoom() }
     }
 
     // MARK: - The window's messages
@@ -244,6 +249,18 @@ final class LiveSession: LiveSocketSession, Sendable {
     private var canBeRevoked: Bool { start.access.requester != .local }
 
     // MARK: - Ending
+
+    /// Leaves the document's room (once): the others, on every server, see this window go.
+    private func leaveRoom() {
+        guard
+            let peer = state.withLock({ state in
+                defer { state.peer = nil }
+                return state.peer
+            })
+        else { return }
+        let (presence, document) = (channel.presence, start.document)
+        Task { await presence.leave(document: document, peer: peer) }
+    }
 
     /// Lets go of what the connection held: the document's copy, its place among who is
     /// present, its grant, its share of the rates.

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// As text, so it travels in PostgreSQL's `NOTIFY`: a header line, `emojiart-presence 1 <server>
 /// <document | ->`, then one line a signal: `P <presence message>`, `L <peer>`, `S <summon
-/// message>`, `H`. The messages are the JSON windows are sent, which holds no raw newline. A
+/// message>`, `H`, `R <peer> <peer> …`. The messages are the JSON windows are sent, which holds no raw newline. A
 /// batch too big for one payload is split into several, each with the header.
 struct PresenceBatch: Equatable, Sendable {
     enum Signal: Equatable, Sendable {
@@ -17,8 +17,12 @@ struct PresenceBatch: Equatable, Sendable {
         case left(peer: String)
         /// "Bring everyone here".
         case summon(peer: String, name: String, colour: String)
-        /// "Tell me who is here": a server that just opened the room, or heard nothing for a while.
+        /// "Tell me who is here": a server that just opened the room, or listens again after a gap.
         case hello
+        /// Every window the sending server has in the room, by the number after its peer id's
+        /// `<server>-`: the others forget any they know of from it that isn't listed (a `left`
+        /// lost on the way). Left out when too many for one payload.
+        case roster([Int])
     }
 
     /// The sending server's tag (``PresenceHub/server``): it ignores its own batches.
@@ -38,7 +42,7 @@ struct PresenceBatch: Equatable, Sendable {
         var currentBytes = header.utf8.count
         if signals.isEmpty { return [header] }
         for signal in signals {
-            let line = Self.line(for: signal, fitting: limit - header.utf8.count - 1)
+            guard let line = Self.line(for: signal, fitting: limit - header.utf8.count - 1) else { continue }
             let bytes = line.utf8.count + 1
             if currentBytes + bytes > limit, current != header {
                 payloads.append(current)
@@ -52,7 +56,7 @@ struct PresenceBatch: Equatable, Sendable {
         return payloads
     }
 
-    private static func line(for signal: Signal, fitting room: Int) -> String {
+    private static func line(for signal: Signal, fitting room: Int) -> String? {
         switch signal {
         case .presence(var presence):
             var line = "P " + LiveMessages.presence(presence)
@@ -65,6 +69,9 @@ struct PresenceBatch: Equatable, Sendable {
         case .summon(let peer, let name, let colour):
             return "S " + LiveMessages.summon(peer: peer, name: name, colour: colour)
         case .hello: return "H"
+        case .roster(let peers):
+            let line = (["R"] + peers.map(String.init)).joined(separator: " ")
+            return line.utf8.count <= room ? line : nil
         }
     }
 
@@ -97,6 +104,13 @@ struct PresenceBatch: Equatable, Sendable {
                 signals.append(.summon(peer: summon.peer, name: summon.name, colour: summon.colour))
             case "H":
                 signals.append(.hello)
+            case "R":
+                var numbers: [Int] = []
+                for word in rest.split(separator: " ") {
+                    guard let number = Int(word) else { return nil }
+                    numbers.append(number)
+                }
+                signals.append(.roster(numbers))
             default:
                 return nil
             }

@@ -65,17 +65,25 @@ actor PresenceHub {
     private var heartbeatDue = false
     private var flushing = false
     private var serversHeard: [String: ContinuousClock.Instant] = [:]
+    /// The documents the other servers may think this one has windows in.
+    private var told: Set<UUID> = []
+    /// A send failed: what the others heard may be wrong, so every room told of is listed again.
+    private var sendFailed = false
 
     private struct Outgoing {
         var signals: [PresenceBatch.Signal] = []
         var positions: [String: Int] = [:]
 
+        /// Adds `signal`; a window's newer presence (or its leaving) takes its older one's place,
+        /// and a room asks, and lists its windows, once a batch.
         mutating func add(_ signal: PresenceBatch.Signal) {
             let peer: String? =
                 switch signal {
                 case .presence(let presence): presence.peer
                 case .left(let peer): peer
-                case .summon, .hello: nil
+                case .hello: " hello"
+                case .roster: " roster"
+                case .summon: nil
                 }
             if let peer, let position = positions[peer] {
                 signals[position] = signal
@@ -193,40 +201,62 @@ actor PresenceHub {
         guard batch.server != server else { return }
         serversHeard[batch.server] = now
         guard let document = batch.document else { return }
+        // A server speaks for its own windows only: ids it gave, colours of the palette.
+        let own = batch.server + "-"
         for signal in batch.signals {
             switch signal {
             case .presence(let presence):
+                guard presence.peer.hasPrefix(own), PeerPresence.colours.contains(presence.colour),
+                    presence.name.count <= 200
+                else { continue }
                 rooms[document, default: Room()].heard(presence, from: batch.server)
                 deliverToAll(LiveMessages.presence(presence), in: document)
             case .left(let peer):
-                guard rooms[document]?.remote.removeValue(forKey: peer) != nil else { continue }
-                deliverToAll(LiveMessages.presenceLeft(peer: peer), in: document)
-                if rooms[document]?.peers.isEmpty == true && rooms[document]?.remote.isEmpty == true {
-                    rooms[document] = nil
-                }
+                guard peer.hasPrefix(own) else { continue }
+                forget([peer], in: document)
             case .summon(let peer, let name, let colour):
+                guard peer.hasPrefix(own), rooms[document]?.remote[peer] != nil else { continue }
                 deliverToAll(LiveMessages.summon(peer: peer, name: name, colour: colour), in: document)
             case .hello:
-                guard let room = rooms[document] else { continue }
-                for peer in room.peers.values where peer.announced { tellServers(document, .presence(peer.presence)) }
+                guard rooms[document]?.peers.isEmpty == false else { continue }
+                tellEverything(about: document)
+            case .roster(let numbers):
+                let listed = Set(numbers.map { own + String($0) })
+                let gone = rooms[document]?.remote.filter {
+                    $0.value.server == batch.server && !listed.contains($0.key)
+                }
+                forget(gone.map { Array($0.keys) } ?? [], in: document)
             }
         }
     }
 
-    /// Listening again after a gap: what the other servers' windows did meanwhile is unknown, so
-    /// their presence here is dropped (the windows here are told they left) and every room asks
-    /// again who is in it.
-    func reconnected() {
-        for document in Array(rooms.keys) {
-            let gone = rooms[document]?.remote.keys.map { $0 } ?? []
-            rooms[document]?.remote = [:]
-            guard rooms[document]?.peers.isEmpty == false else {
-                rooms[document] = nil
-                continue
-            }
-            for peer in gone { deliverToAll(LiveMessages.presenceLeft(peer: peer), in: document) }
-            tellServers(document, .hello)
+    /// Every window here in `document`, for the other servers: the list of them, and the
+    /// presence of each that was announced.
+    private func tellEverything(about document: UUID) {
+        guard let room = rooms[document] else {
+            tellServers(document, .roster([]))
+            return
         }
+        tellServers(document, .roster(room.peers.keys.compactMap { Int($0.dropFirst(server.count + 1)) }.sorted()))
+        for peer in room.peers.values where peer.announced { tellServers(document, .presence(peer.presence)) }
+    }
+
+    /// Windows of other servers gone from `document`: the windows here are told, and a room no
+    /// one is left in is dropped.
+    private func forget(_ peers: [String], in document: UUID) {
+        for peer in peers where rooms[document]?.remote.removeValue(forKey: peer) != nil {
+            deliverToAll(LiveMessages.presenceLeft(peer: peer), in: document)
+        }
+        if rooms[document]?.peers.isEmpty == true && rooms[document]?.remote.isEmpty == true {
+            rooms[document] = nil
+        }
+    }
+
+    /// Listening again after a gap: what the other servers' windows did meanwhile is unknown, so
+    /// every room here asks again; the answers list each server's windows, and those not listed
+    /// are taken to have left (those of a server that went silent leave on the next ``tick(at:)``s).
+    func reconnected() {
+        for (document, room) in rooms where !room.peers.isEmpty { tellServers(document, .hello) }
     }
 
     /// Every ``heartbeatInterval`` (``PresenceService``): tells the others this server is alive,
@@ -240,14 +270,8 @@ actor PresenceHub {
         guard !silent.isEmpty else { return }
         for server in silent { serversHeard[server] = nil }
         for document in Array(rooms.keys) {
-            let gone = rooms[document]?.remote.filter { silent.contains($0.value.server) }.keys.map { $0 } ?? []
-            for peer in gone {
-                rooms[document]?.remote[peer] = nil
-                deliverToAll(LiveMessages.presenceLeft(peer: peer), in: document)
-            }
-            if rooms[document]?.peers.isEmpty == true && rooms[document]?.remote.isEmpty == true {
-                rooms[document] = nil
-            }
+            forget(
+                rooms[document]?.remote.filter { silent.contains($0.value.server) }.keys.map { $0 } ?? [], in: document)
         }
     }
 
@@ -262,6 +286,7 @@ actor PresenceHub {
     private func tellServers(_ document: UUID, _ signal: PresenceBatch.Signal) {
         guard broadcasts != nil else { return }
         outbox[document, default: Outgoing()].add(signal)
+        if case .presence = signal { told.insert(document) }
         startFlushing()
     }
 
@@ -273,13 +298,26 @@ actor PresenceHub {
 
     private func flush(to broadcasts: any InstanceBroadcast) async {
         while !outbox.isEmpty || heartbeatDue {
+            if sendFailed {
+                // Something may not have arrived (a `left`, a join): every room told of is
+                // listed again, so the others drop what is gone and learn what is here.
+                sendFailed = false
+                for document in told { tellEverything(about: document) }
+                told = told.filter { rooms[$0]?.peers.isEmpty == false }
+            }
             var batches = outbox.map { PresenceBatch(server: server, document: $0.key, signals: $0.value.signals) }
             if heartbeatDue { batches.append(PresenceBatch(server: server, document: nil, signals: [])) }
             outbox = [:]
             heartbeatDue = false
             let payloads = batches.flatMap { $0.payloads(limit: broadcasts.maximumPayload) }
-            // Presence that can't be told now is out of date by the next try: not retried.
-            try? await broadcasts.broadcast(payloads)
+            // Presence that can't be told now is out of date by the next try: not sent again as
+            // it was, but every room is listed again with the next send (the heartbeat's, at
+            // the latest).
+            do {
+                try await broadcasts.broadcast(payloads)
+            } catch {
+                sendFailed = true
+            }
         }
         flushing = false
     }
@@ -337,7 +375,7 @@ extension PresenceHub.Room {
     /// Records a window on another server; a guest's number there counts for the next here.
     fileprivate mutating func heard(_ presence: PeerPresence, from server: String) {
         remote[presence.peer] = PresenceHub.RemotePeer(server: server, presence: presence)
-        if presence.name.hasPrefix("Guest "), let number = Int(presence.name.dropFirst(6)) {
+        if presence.name.hasPrefix("Guest "), let number = Int(presence.name.dropFirst(6)), number < 1_000_000 {
             guests = max(guests, number)
         }
     }

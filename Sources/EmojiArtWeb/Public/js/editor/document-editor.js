@@ -136,7 +136,7 @@ export class DocumentEditor {
       () => (this.state ? this.state.version : null),
       new Backoff(), // reconnecting: 250 ms doubling to 15 s, each ±20 % (docs/API.md)
     );
-    this.presence = new PresenceReporter(this.live, this.canvas);
+    this.presence = new PresenceReporter(this.live, this.canvas, () => this.people?.follow.peer ?? null);
     this.people = new People(this);
   }
 

@@ -18,6 +18,10 @@ export class FollowMode {
     this.handlers = handlers;
     /** @type {Map<string, {x: number, y: number, width: number, height: number}>} each peer's latest view */
     this.views = new Map();
+    /** @type {Map<string, string>} whom each peer follows */
+    this.follows = new Map();
+    /** This window's peer id (the server's `you`), to keep from following its own followers. */
+    this.me = null;
     this.peer = null;
     this.name = "";
     this.glide = null; // {from, to, start}
@@ -34,30 +38,61 @@ export class FollowMode {
 
   /** A presence message: a peer's view is remembered; the followed one's is shown. */
   receive(message) {
-    if (typeof message.peer !== "string" || message.you) return;
+    if (typeof message.peer !== "string") return;
+    if (message.you) {
+      this.me = message.peer;
+      return;
+    }
     if (message.left) {
       this.views.delete(message.peer);
+      this.follows.delete(message.peer);
       if (message.peer === this.peer) this.stop("left");
       return;
     }
+    if (typeof message.following === "string") this.follows.set(message.peer, message.following);
+    else this.follows.delete(message.peer);
+    if (message.peer === this.peer && this.leadsBackToMe(message.peer)) return this.stop("circle");
     const view = message.view;
     if (!view || ![view.x, view.y, view.width, view.height].every(Number.isFinite) || view.width <= 0 || view.height <= 0) return;
     this.views.set(message.peer, view);
     if (message.peer === this.peer) this.glideTo(view);
   }
 
-  /** Follows `peer` (called `name`, framed in `colour`) from now on. */
+  /**
+   * Whether following `peer` would follow this window round a circle (they follow someone who
+   * follows … this window): each would fit the other's view into its own and zoom out forever.
+   */
+  leadsBackToMe(peer) {
+    const seen = new Set();
+    for (let next = this.follows.get(peer); next && !seen.has(next); next = this.follows.get(next)) {
+      if (next === this.me) return true;
+      seen.add(next);
+    }
+    return false;
+  }
+
+  /** Follows `peer` (called `name`, framed in `colour`) from now on; false if they follow this window. */
   start(peer, name, colour) {
+    if (this.leadsBackToMe(peer)) return false;
     this.peer = peer;
     this.name = String(name);
     this.frame.style.setProperty("--peer", /^#[0-9a-f]{6}$/i.test(colour) ? colour : "#888888");
     this.frame.querySelector(".follow-label").textContent = `Following ${this.name}`; // text, never markup
     this.frame.hidden = false;
     document.body.dataset.following = peer;
-    this.shown = null;
+    // From now on a view other than this mode's means the user moved: even before the first glide.
+    this.shown = { zoom: this.viewport.zoom, panX: this.viewport.panX, panY: this.viewport.panY };
     const view = this.views.get(peer);
     if (view) this.glideTo(view);
     this.handlers.changed?.(peer);
+    return true;
+  }
+
+  /** The connection went: what was known of everyone goes too. */
+  forget() {
+    this.stop("offline");
+    this.views.clear();
+    this.follows.clear();
   }
 
   /** Stops following ("stopped", "moved" or "left"). */

@@ -30,6 +30,8 @@ export class PeopleRow {
     /** @type {Map<string, {peer: string, name: string, colour: string}>} everyone else, by peer id, in arrival order */
     this.others = new Map();
     this.followed = null;
+    /** Whether everyone is shown, not the first few and "+N". */
+    this.expanded = false;
     this.list = root.querySelector(".people-list");
   }
 
@@ -74,16 +76,20 @@ export class PeopleRow {
   }
 
   draw() {
+    // The row is drawn afresh; the person (or "+N") that had the focus keeps it.
+    const focused = this.list.contains(document.activeElement) ? document.activeElement.dataset.peer : undefined;
     const avatars = [];
     if (this.you) {
       const you = this.avatar(this.you, "span");
       you.classList.add("you");
       you.title = `${this.you.name} (you)`;
+      you.setAttribute("role", "img"); // so its name is read
       you.setAttribute("aria-label", `${this.you.name} (you)`);
       avatars.push(you);
     }
     const others = [...this.others.values()];
-    for (const person of others.slice(0, SHOWN)) {
+    const shown = this.expanded ? others.length : SHOWN;
+    for (const person of others.slice(0, shown)) {
       const button = this.avatar(person, "button");
       button.type = "button";
       button.title = person.name;
@@ -93,15 +99,26 @@ export class PeopleRow {
       button.addEventListener("click", () => this.handlers.follow(following ? null : person.peer));
       avatars.push(button);
     }
-    if (others.length > SHOWN) {
-      const more = document.createElement("span");
+    if (others.length > shown) {
+      const more = document.createElement("button");
+      more.type = "button";
       more.className = "avatar more";
-      more.textContent = `+${others.length - SHOWN}`;
-      more.title = others.slice(SHOWN).map((person) => person.name).join(", ");
-      more.setAttribute("aria-label", `${others.length - SHOWN} more: ${more.title}`);
+      more.dataset.peer = "more";
+      more.textContent = `+${others.length - shown}`;
+      more.title = others.slice(shown).map((person) => person.name).join(", ");
+      more.setAttribute("aria-label", `Show ${others.length - shown} more: ${more.title}`);
+      more.addEventListener("click", () => {
+        this.expanded = true;
+        this.draw();
+        this.list.querySelector(`button[data-peer="${CSS.escape(others[shown].peer)}"]`)?.focus();
+      });
       avatars.push(more);
     }
     this.list.replaceChildren(...avatars);
+    if (focused !== undefined) {
+      const again = this.list.querySelector(`button[data-peer="${CSS.escape(focused)}"]`);
+      if (again) again.focus();
+    }
     // Alone, there is no one to show: the row appears (and the toolbar makes room) when someone joins.
     this.root.hidden = !others.length;
     this.root.dataset.count = String(others.length);

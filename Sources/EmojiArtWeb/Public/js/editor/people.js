@@ -11,9 +11,13 @@ export class People {
   constructor(editor) {
     this.editor = editor;
     this.follow = new FollowMode(document.getElementById("follow-frame"), editor.canvas.viewport, {
-      changed: (peer) => this.row.setFollowed(peer),
+      changed: (peer) => {
+        this.row.setFollowed(peer);
+        editor.presence.changed(); // the others learn whom this window follows
+      },
       stopped: (reason, name) => {
         if (reason === "left") notify(`${name} left, so you are no longer following them.`, { title: "Follow" });
+        if (reason === "circle") notify(`${name} is following you, so you are no longer following them.`, { title: "Follow" });
         editor.announcer.say(`Stopped following ${name}`);
         editor.actions.refresh();
       },
@@ -38,7 +42,7 @@ export class People {
 
   /** The connection went: who is here is told again when it is back; meanwhile no one is known to be. */
   offline() {
-    this.follow.stop("offline");
+    this.follow.forget();
     this.editor.canvas.presence.clear();
     this.row.clear();
   }
@@ -47,13 +51,18 @@ export class People {
   followPeer(peer) {
     const person = this.row.others.get(peer);
     if (!person) return;
-    this.follow.start(peer, person.name, person.colour);
+    if (!this.follow.start(peer, person.name, person.colour)) {
+      notify(`${person.name} is following you, so you can't follow them.`, { title: "Follow" });
+      return;
+    }
     this.editor.announcer.say(`Following ${person.name}. Press Escape to stop.`);
     this.editor.actions.refresh();
   }
 
   /** "Bring everyone here": every other window follows this one until it stops. */
   bringEveryoneHere() {
+    // Everyone will follow this window: it follows no one.
+    this.follow.stop("stopped");
     if (!this.editor.live.sendSummon()) return;
     const count = this.count;
     notify(`Asked ${count === 1 ? "1 other window" : count + " other windows"} to follow your view.`, { title: "Bring Everyone Here" });
@@ -63,7 +72,7 @@ export class People {
   summoned(message) {
     if (typeof message.peer !== "string" || this.follow.peer === message.peer) return;
     const name = String(message.name);
-    this.follow.start(message.peer, name, message.colour);
+    if (!this.follow.start(message.peer, name, message.colour)) return;
     notify(`${name} brought everyone to their view. Pan, zoom or press Esc to stop following.`, {
       title: "Following " + name,
       action: { label: "Stop", perform: () => this.follow.stop("stopped") },

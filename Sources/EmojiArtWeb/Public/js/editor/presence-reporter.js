@@ -20,9 +20,11 @@ export class PresenceReporter {
    * @param {import("../live.js").LiveConnection} live
    * @param {import("../canvas/canvas.js").CanvasView} canvas whose selection is sent
    */
-  constructor(live, canvas) {
+  constructor(live, canvas, following = () => null) {
     this.live = live;
     this.canvas = canvas;
+    /** Whom this window follows now (a peer id), or null. */
+    this.following = following;
     this.pointer = null;
     this.timer = 0;
     this.sentAt = -Infinity;
@@ -43,6 +45,7 @@ export class PresenceReporter {
     const presence = { pointer: this.pointer, selection: [...this.canvas.selection].slice(0, SELECTION_SENT) };
     const view = viewToSend(this.canvas.visibleArea());
     if (view) presence.view = view;
+    if (this.following()) presence.following = this.following();
     this.live.sendPresence(presence);
   }
 }
