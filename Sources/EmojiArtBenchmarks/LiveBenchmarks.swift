@@ -250,22 +250,8 @@ final class LiveBenchmarkWindow: Sendable {
         let (messages, outgoing) = AsyncStream.makeStream(of: String.self)
         self.outgoing = outgoing
         task = Task {
-            var configuration = WebSocketClientConfiguration()
-            configuration.maxFrameSize = 16 * 1024 * 1024
-            _ = try? await WebSocketClient.connect(
-                url: "ws://127.0.0.1:\(port)/api/documents/\(id)/live", configuration: configuration,
-                logger: Logger(label: "bench-window")
-            ) { inbound, outbound, _ in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await text in messages { try await outbound.write(.text(text)) }
-                    }
-                    for try await message in inbound.messages(maxSize: 16 * 1024 * 1024) {
-                        guard case .text(let text) = message else { continue }
-                        Self.record(text, document: document, window: index, recorder: recorder)
-                    }
-                    group.cancelAll()
-                }
+            await liveWindow(port: port, document: id, sending: messages) { text in
+                Self.record(text, document: document, window: index, recorder: recorder)
             }
         }
     }
@@ -323,5 +309,29 @@ final class LiveBenchmarkWindow: Sendable {
             digits += 1
         }
         return digits > 0 ? value : -1
+    }
+}
+
+/// A live window on document `id` of the server at `port`, until `sending` ends or the task is
+/// cancelled: writes what `sending` yields, and hands `received` each text message.
+func liveWindow(
+    port: Int, document id: String, sending: AsyncStream<String>, received: @escaping @Sendable (String) -> Void
+) async {
+    var configuration = WebSocketClientConfiguration()
+    configuration.maxFrameSize = 16 * 1024 * 1024
+    _ = try? await WebSocketClient.connect(
+        url: "ws://127.0.0.1:\(port)/api/documents/\(id)/live", configuration: configuration,
+        logger: Logger(label: "bench-window")
+    ) { inbound, outbound, _ in
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await text in sending { try await outbound.write(.text(text)) }
+            }
+            for try await message in inbound.messages(maxSize: 16 * 1024 * 1024) {
+                guard case .text(let text) = message else { continue }
+                received(text)
+            }
+            group.cancelAll()
+        }
     }
 }

@@ -102,28 +102,15 @@ final class PresenceWindow: Sendable {
         self.outgoing = outgoing
         let seen = self.seen
         task = Task {
-            var configuration = WebSocketClientConfiguration()
-            configuration.maxFrameSize = 16 * 1024 * 1024
-            _ = try? await WebSocketClient.connect(
-                url: "ws://127.0.0.1:\(port)/api/documents/\(id)/live", configuration: configuration,
-                logger: Logger(label: "bench-window")
-            ) { inbound, outbound, _ in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await text in messages { try await outbound.write(.text(text)) }
-                    }
-                    for try await message in inbound.messages(maxSize: 16 * 1024 * 1024) {
-                        guard case .text(let text) = message, text.hasPrefix(#"{"type":"presence""#) else { continue }
-                        let now = seconds(ContinuousClock.now - origin)
-                        if let pointer = Self.pointer(in: text) {
-                            arrived(pointer.y, Double(pointer.x) / 1000, now)
-                        } else if !text.contains(#""you":true"#), !text.contains(#""left":true"#),
-                            let peer = Self.peer(in: text)
-                        {
-                            _ = seen.ids.withLock { $0.insert(peer) }
-                        }
-                    }
-                    group.cancelAll()
+            await liveWindow(port: port, document: id, sending: messages) { text in
+                guard text.hasPrefix(#"{"type":"presence""#) else { return }
+                let now = seconds(ContinuousClock.now - origin)
+                if let pointer = Self.pointer(in: text) {
+                    arrived(pointer.y, Double(pointer.x) / 1000, now)
+                } else if !text.contains(#""you":true"#), !text.contains(#""left":true"#),
+                    let peer = Self.peer(in: text)
+                {
+                    _ = seen.ids.withLock { $0.insert(peer) }
                 }
             }
         }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Random edits of every kind for randomized tests, valid and invalid alike: unknown and
 /// repeated ids, sizes, positions, turns and drawing-order places out of range, text that is not
-/// an emoji, bad URLs.
+/// an emoji, bad URLs, changes to locked emojis.
 public enum RandomEdits {
     public static func edit(in document: EmojiArtDocument, using random: inout SplitMix64) -> Edit {
         let ids = document.emojis.ids
@@ -18,7 +18,7 @@ public enum RandomEdits {
             return chosen
         }
         let texts = ["😀", "🚚", "👨‍👩‍👧‍👦", "🇯🇵", "a", "😀😀", "1️⃣"]
-        switch Int.random(in: 0..<16, using: &random) {
+        switch Int.random(in: 0..<17, using: &random) {
         case 0:
             return .addEmoji(
                 text: texts.randomElement(using: &random)!,
@@ -76,6 +76,9 @@ public enum RandomEdits {
         case 15:
             return .setEmojiTexts(
                 someIDs().map { EmojiText(id: $0, text: texts.randomElement(using: &random)!) })
+        case 16:
+            // Unlocking more often than locking, so a run keeps emojis it can still change.
+            return .setLocked(ids: someIDs(), locked: Int.random(in: 0..<5, using: &random) == 0)
         case 13 where Int.random(in: 0..<3, using: &random) == 0:
             // A restore of a version like this one with every other emoji (the id counter drops
             // back when the newest emojis are among those left out).

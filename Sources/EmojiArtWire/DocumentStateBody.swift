@@ -13,10 +13,13 @@ public struct DocumentStateBody: Sendable, Equatable {
         public var size: Int
         /// Degrees clockwise, 0–359; written only when not 0.
         public var rotation: Int
+        /// Written only when true.
+        public var locked: Bool
 
         public init(_ emoji: Emoji) {
             (id, text, x, y, size) = (emoji.id, emoji.text, emoji.position.x, emoji.position.y, emoji.size)
             rotation = emoji.rotation
+            locked = emoji.locked
         }
     }
 
@@ -138,7 +141,8 @@ extension DocumentStateBody {
         writer.raw("}")
     }
 
-    /// `{"id", "text", "x", "y", "size"}`, and `"rotation"` when the emoji is turned.
+    /// `{"id", "text", "x", "y", "size"}`, `"rotation"` when the emoji is turned, `"locked": true`
+    /// when it is locked.
     public static func write(_ emoji: EmojiBody, into writer: inout JSONWriter) {
         writer.raw("{")
         writer.key("id")
@@ -159,6 +163,11 @@ extension DocumentStateBody {
             writer.raw(",")
             writer.key("rotation")
             writer.integer(emoji.rotation)
+        }
+        if emoji.locked {
+            writer.raw(",")
+            writer.key("locked")
+            writer.raw("true")
         }
         writer.raw("}")
     }

@@ -242,14 +242,7 @@ public enum LiveMessages {
         writer.key("type")
         writer.string("presence")
         writer.raw(",")
-        writer.key("peer")
-        writer.string(presence.peer)
-        writer.raw(",")
-        writer.key("name")
-        writer.string(presence.name)
-        writer.raw(",")
-        writer.key("colour")
-        writer.string(presence.colour)
+        writer.peerIdentity(peer: presence.peer, name: presence.name, colour: presence.colour)
         writer.raw(",")
         writer.key("pointer")
         if let pointer = presence.update.pointer { writer.point(pointer) } else { writer.raw("null") }
@@ -286,14 +279,7 @@ public enum LiveMessages {
     /// window, told to it once when it joins.
     public static func presenceYou(peer: String, name: String, colour: String) -> String {
         message("presence") { writer in
-            writer.key("peer")
-            writer.string(peer)
-            writer.raw(",")
-            writer.key("name")
-            writer.string(name)
-            writer.raw(",")
-            writer.key("colour")
-            writer.string(colour)
+            writer.peerIdentity(peer: peer, name: name, colour: colour)
             writer.raw(",")
             writer.key("you")
             writer.raw("true")
@@ -303,16 +289,7 @@ public enum LiveMessages {
     /// `{"type": "summon", "peer", "name", "colour"}`: that window asks everyone to follow it
     /// ("Bring everyone here").
     public static func summon(peer: String, name: String, colour: String) -> String {
-        message("summon") { writer in
-            writer.key("peer")
-            writer.string(peer)
-            writer.raw(",")
-            writer.key("name")
-            writer.string(name)
-            writer.raw(",")
-            writer.key("colour")
-            writer.string(colour)
-        }
+        message("summon") { writer in writer.peerIdentity(peer: peer, name: name, colour: colour) }
     }
 
     /// `{"type": "presence", "peer", "left": true}`: that window has gone.
@@ -328,5 +305,19 @@ public enum LiveMessages {
         writer.key("left")
         writer.raw("true}")
         return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+extension JSONWriter {
+    /// `"peer", "name", "colour"`: who a presence or a summon is from.
+    fileprivate mutating func peerIdentity(peer: String, name: String, colour: String) {
+        key("peer")
+        string(peer)
+        raw(",")
+        key("name")
+        string(name)
+        raw(",")
+        key("colour")
+        string(colour)
     }
 }

@@ -33,7 +33,7 @@ struct DocumentPatchTests {
             if replica != session.document { return }
             versions += 1
         }
-        #expect(versions > 900)
+        #expect(versions > 800)  // most batches apply; the rest are invalid or touch locked emojis
     }
 
     @Test func aPatchThatDoesNotFitChangesNothing() throws {

@@ -11,8 +11,8 @@ import Testing
 struct NativeFastReaderTests {
     static let texts = ["😀", "🚚", "👨‍👩‍👧‍👦", "🇫🇷", "👍🏽", "☀️", "🐻‍❄️", "1️⃣", "🌲", "🎹", "😀"]
 
-    /// A document from random numbers: emojis of varied texts, places, sizes and turns, ids
-    /// with gaps, and a title that may need escapes.
+    /// A document from random numbers: emojis of varied texts, places, sizes and turns, some
+    /// locked, ids with gaps, and a title that may need escapes.
     static func document(_ numbers: [Int], title: String) throws -> EmojiArtDocument {
         var id = 0
         let emojis = numbers.enumerated().map { index, number in
@@ -20,7 +20,7 @@ struct NativeFastReaderTests {
             return Emoji(
                 id: id, text: texts[number % texts.count],
                 position: Point(x: number % 20_001 - 10_000, y: -number % 777),
-                size: 1 + number % 1024, rotation: index % 3 == 0 ? number % 360 : 0)
+                size: 1 + number % 1024, rotation: index % 3 == 0 ? number % 360 : 0, locked: number % 4 == 1)
         }
         return try EmojiArtDocument(
             title: title, background: numbers.count % 2 == 0 ? .url(URL(string: "https://example.com/a.png")!) : .none,

@@ -105,7 +105,8 @@ struct DocumentStoreContractTests {
         #expect(try await store.listDocuments().first?.emojiCount == 1)
     }
 
-    /// Drawing order and turns (issue #18) survive the log and a snapshot on every store.
+    /// Drawing order and turns (issue #18) and locks (issue #37) survive the log and a snapshot
+    /// on every store.
     @Test(arguments: StoreKind.available)
     func reordersAndTurnsReplayFromTheLogAndTheSnapshot(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
@@ -120,9 +121,14 @@ struct DocumentStoreContractTests {
             LogEntry(version: 3, edits: [.setEmojiOrder([EmojiIndex(id: 4, index: 3)])], date: date),
         ]
         try await store.append(entries, to: stored.id, summary: summary(stored, version: 3, emojiCount: 4, at: 5_000))
+        // Locks (issue #37) too.
+        try await store.append(
+            [LogEntry(version: 4, edits: [.setLocked(ids: [1, 4], locked: true)], date: date)], to: stored.id,
+            summary: summary(stored, version: 4, emojiCount: 4, at: 5_000))
         let current = try #require(try await store.loadCurrent(id: stored.id))
         #expect(current.document.emojis.ids == [3, 1, 2, 4])
         #expect(current.document.emojis.map(\.rotation) == [270, 0, 0, 0])
+        #expect(current.document.emojis.map(\.locked) == [false, true, false, true])
         try await store.saveSnapshot(current)
         let reloaded = try #require(try await store.loadDocument(id: stored.id))
         #expect(reloaded.snapshot.document == current.document)

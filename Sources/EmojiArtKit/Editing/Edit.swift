@@ -39,6 +39,9 @@ public enum Edit: Hashable, Sendable {
     /// Give emojis exact texts: what undoing a replace does, since the emojis replaced may each
     /// have been a different one.
     case setEmojiTexts([EmojiText])
+    /// Lock emojis (protect them from edits that would change them) or unlock them: "Lock",
+    /// "Unlock". Edits that change a locked emoji are refused (``EmojiArtError/Code/locked``).
+    case setLocked(ids: [Int], locked: Bool)
     /// Make the document equal to an earlier version of itself — title, background, emojis
     /// with their ids and drawing order, and the id counter — as one change: what restoring a
     /// version does (`POST /api/documents/{id}/restore`). Its inverse is the same kind of edit
@@ -49,7 +52,7 @@ public enum Edit: Hashable, Sendable {
     public var emojiIDs: Set<Int> {
         switch self {
         case .moveEmojis(let ids, _), .resizeEmojis(let ids, _), .deleteEmojis(let ids), .reorder(let ids, _),
-            .rotate(let ids, _), .duplicate(let ids, _), .replaceEmoji(let ids, _):
+            .rotate(let ids, _), .duplicate(let ids, _), .replaceEmoji(let ids, _), .setLocked(let ids, _):
             Set(ids)
         case .setEmojiTexts(let texts): Set(texts.map(\.id))
         case .setEmojiSizes(let sizes): Set(sizes.map(\.id))
@@ -82,6 +85,7 @@ public enum Edit: Hashable, Sendable {
         case .duplicate: "Duplicate"
         case .replaceEmoji(_, let text): "Replace with \(text)"
         case .setEmojiTexts: "Replace"
+        case .setLocked(_, let locked): locked ? "Lock" : "Unlock"
         case .restoreVersion(let restored): restored.actionName
         }
     }

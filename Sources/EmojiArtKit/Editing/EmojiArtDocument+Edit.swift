@@ -31,7 +31,7 @@ extension EmojiArtDocument {
             return .deleteEmojis(ids: [id])
 
         case .moveEmojis(let ids, let offset):
-            try checkExisting(ids)
+            try checkExisting(ids, changing: true)
             // Offsets beyond twice the canvas can't land anywhere valid; checking them first
             // also keeps the additions below from overflowing.
             let span = 2 * DocumentLimits.coordinateRange.upperBound
@@ -58,7 +58,7 @@ extension EmojiArtDocument {
             guard scale.isFinite, DocumentLimits.scaleRange.contains(scale) else {
                 throw EmojiArtError(.outOfRange, "scale \(scale) is outside 1/1024...1024.", path: "scale")
             }
-            try checkExisting(ids)
+            try checkExisting(ids, changing: true)
             let range = DocumentLimits.sizeRange
             let sizes = ids.map { id in
                 let scaled = (Double(emojis[id: id]!.size) * scale).rounded()
@@ -68,14 +68,14 @@ extension EmojiArtDocument {
             return setSizes(sizes)
 
         case .setEmojiSizes(let sizes):
-            try checkExisting(sizes.map(\.id))
+            try checkExisting(sizes.map(\.id), changing: true)
             for size in sizes where !DocumentLimits.sizeRange.contains(size.size) {
                 try Emoji.validateSize(size.size, path: "emoji \(size.id).size")
             }
             return setSizes(sizes)
 
         case .deleteEmojis(let ids):
-            try checkExisting(ids)
+            try checkExisting(ids, changing: true)
             var removed: [PlacedEmoji] = []
             removed.reserveCapacity(ids.count)
             for id in ids {
@@ -116,7 +116,7 @@ extension EmojiArtDocument {
             return .retitle(old)
 
         case .reorder(let ids, let placement):
-            try checkExisting(ids)
+            try checkExisting(ids, changing: true)
             let moving = Set(ids)
             var places: [EmojiIndex] = []
             places.reserveCapacity(ids.count)
@@ -126,7 +126,7 @@ extension EmojiArtDocument {
             return .setEmojiOrder(emojis.place(places))
 
         case .setEmojiOrder(let places):
-            try checkExisting(places.map(\.id))
+            try checkExisting(places.map(\.id), changing: true)
             var taken = Set<Int>()
             for place in places {
                 guard (0..<emojis.count).contains(place.index), taken.insert(place.index).inserted else {
@@ -138,7 +138,7 @@ extension EmojiArtDocument {
             return .setEmojiOrder(emojis.place(places))
 
         case .rotate(let ids, let degrees):
-            try checkExisting(ids)
+            try checkExisting(ids, changing: true)
             guard (-360 * 1024...360 * 1024).contains(degrees) else {
                 throw EmojiArtError(.outOfRange, "degrees \(degrees) is not a turn of the canvas.", path: "degrees")
             }
@@ -169,6 +169,7 @@ extension EmojiArtDocument {
             let chosen = Set(ids)
             var copies: [NewEmoji] = []
             copies.reserveCapacity(ids.count)
+            // Copies of locked emojis are not locked: a copy is a new emoji to arrange.
             for emoji in emojis where chosen.contains(emoji.id) {
                 let position = Point(x: emoji.position.x + offset.x, y: emoji.position.y + offset.y)
                 try Emoji.validatePosition(position, path: "offset")
@@ -178,16 +179,24 @@ extension EmojiArtDocument {
             return try add(copies)
 
         case .replaceEmoji(let ids, let text):
-            try checkExisting(ids)
+            try checkExisting(ids, changing: true)
             try Emoji.validateText(text, path: "text")
             return setTexts(ids.map { EmojiText(id: $0, text: text) })
 
         case .setEmojiTexts(let texts):
-            try checkExisting(texts.map(\.id))
+            try checkExisting(texts.map(\.id), changing: true)
             for (index, text) in texts.enumerated() {
                 try Emoji.validateText(text.text, path: "texts[\(index)].text")
             }
             return setTexts(texts)
+
+        case .setLocked(let ids, let locked):
+            try checkExisting(ids)
+            // Undoing puts back only what changed: locking a selection with some emojis already
+            // locked, then undoing, leaves those locked.
+            let changed = ids.filter { emojis[id: $0]!.locked != locked }
+            for id in changed { emojis.update(id: id) { $0.locked = locked } }
+            return changed.isEmpty ? .setLocked(ids: ids, locked: locked) : .setLocked(ids: changed, locked: !locked)
 
         case .restoreVersion(let restored):
             // The document was checked when it was made (from a stored version, or read by
@@ -237,14 +246,20 @@ extension EmojiArtDocument {
         return .setEmojiTexts(old)
     }
 
-    /// Throws unless `ids` is non-empty, has no repeats, and every id exists.
-    private func checkExisting(_ ids: [Int]) throws {
+    /// Throws unless `ids` is non-empty, has no repeats, and every id exists — and, for an edit
+    /// `changing` them, none is locked.
+    private func checkExisting(_ ids: [Int], changing: Bool = false) throws {
         guard !ids.isEmpty else {
             throw EmojiArtError(.unknownEmoji, "the edit names no emojis.", path: "ids")
         }
-        for id in ids where !emojis.contains(id: id) {
-            throw EmojiArtError(
-                .unknownEmoji, "there is no emoji with id \(id); it may have been deleted.", path: "ids")
+        for id in ids {
+            guard let emoji = emojis[id: id] else {
+                throw EmojiArtError(
+                    .unknownEmoji, "there is no emoji with id \(id); it may have been deleted.", path: "ids")
+            }
+            if changing, emoji.locked {
+                throw EmojiArtError(.locked, "emoji \(id) (\(emoji.text)) is locked; unlock it first.", path: "ids")
+            }
         }
         // Most edits name one emoji (a drag); only build a set when repeats are possible.
         if ids.count > 1 {

@@ -108,7 +108,8 @@ extension Edit {
                             id: try emoji.required("id").integer(), text: try emoji.required("text").string(),
                             position: try emoji.required("position").point(),
                             size: try emoji.required("size").integer(),
-                            rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0
+                            rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0,
+                            locked: try emoji.lockedFlag()
                         ))
                 })
         case "retitle":
@@ -147,6 +148,10 @@ extension Edit {
                     let text = $0.resolved()
                     return EmojiText(id: try text.required("id").integer(), text: try text.required("text").string())
                 })
+        case "setLocked":
+            let locked = try edit.required("locked")
+            guard case .bool(let flag) = locked.value else { throw locked.failure("expected true or false.") }
+            self = .setLocked(ids: try edit.ids(), locked: flag)
         case "restoreVersion":
             let background = try edit.required("background")
             let emojis = try edit.required("emojis").elements().map { field in
@@ -154,7 +159,8 @@ extension Edit {
                 return Emoji(
                     id: try emoji.required("id").integer(), text: try emoji.required("text").string(),
                     position: try emoji.required("position").point(), size: try emoji.required("size").integer(),
-                    rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0)
+                    rotation: try emoji.optional("rotation").map { try $0.integer() } ?? 0,
+                    locked: try emoji.lockedFlag())
             }
             self = .restoreVersion(
                 RestoredVersion(
@@ -244,7 +250,7 @@ extension Edit {
                 writer.raw(",")
                 writer.emojiContent(
                     text: item.emoji.text, position: item.emoji.position, size: item.emoji.size,
-                    rotation: item.emoji.rotation)
+                    rotation: item.emoji.rotation, locked: item.emoji.locked)
                 writer.raw("}}")
             }
             writer.raw("]")
@@ -326,6 +332,13 @@ extension Edit {
                 writer.raw("}")
             }
             writer.raw("]")
+        case .setLocked(let ids, let locked):
+            writer.string("setLocked")
+            writer.raw(",")
+            writer.ids(ids)
+            writer.raw(",")
+            writer.key("locked")
+            if locked { writer.raw("true") } else { writer.raw("false") }
         case .restoreVersion(let restored):
             let document = restored.document
             writer.string("restoreVersion")
@@ -353,7 +366,8 @@ extension Edit {
                 writer.integer(emoji.id)
                 writer.raw(",")
                 writer.emojiContent(
-                    text: emoji.text, position: emoji.position, size: emoji.size, rotation: emoji.rotation)
+                    text: emoji.text, position: emoji.position, size: emoji.size, rotation: emoji.rotation,
+                    locked: emoji.locked)
                 writer.raw("}")
             }
             writer.raw("]")
@@ -413,6 +427,13 @@ extension JSONField {
         }
     }
 
+    /// An emoji's `"locked"`: absent or false, or true.
+    package func lockedFlag() throws -> Bool {
+        guard let field = try optional("locked"), !field.isNull else { return false }
+        guard case .bool(let flag) = field.value else { throw field.failure("expected true or false.") }
+        return flag
+    }
+
     /// Any finite number.
     package func double() throws -> Double {
         switch value {
@@ -443,8 +464,9 @@ extension JSONWriter {
         raw("}")
     }
 
-    /// An emoji's fields but its id: `"text", "position", "size"`, and `"rotation"` when turned.
-    mutating func emojiContent(text: String, position: Point, size: Int, rotation: Int) {
+    /// An emoji's fields but its id: `"text", "position", "size"`, `"rotation"` when turned, and
+    /// `"locked": true` when locked.
+    mutating func emojiContent(text: String, position: Point, size: Int, rotation: Int, locked: Bool = false) {
         key("text")
         string(text)
         raw(",")
@@ -457,6 +479,11 @@ extension JSONWriter {
             raw(",")
             key("rotation")
             integer(rotation)
+        }
+        if locked {
+            raw(",")
+            key("locked")
+            raw("true")
         }
     }
 

@@ -170,6 +170,11 @@ public enum EmojiArtFile {
                 writer.key("rotation")
                 writer.integer(emoji.rotation)
             }
+            if format == .native, emoji.locked {
+                writer.raw(",")
+                writer.key("locked")
+                writer.raw("true")
+            }
             writer.raw(",")
             writer.key("id")
             writer.integer(emoji.id)
@@ -180,6 +185,12 @@ public enum EmojiArtFile {
         if rotated > 0 {
             notes.append(
                 "The \(format.displayName) format has no rotation; \(rotated == 1 ? "1 turned emoji is" : "\(rotated) turned emojis are") saved upright."
+            )
+        }
+        let locked = format == .native ? 0 : document.emojis.lazy.filter(\.locked).count
+        if locked > 0 {
+            notes.append(
+                "The \(format.displayName) format has no locks; \(locked == 1 ? "1 locked emoji is" : "\(locked) locked emojis are") saved unlocked."
             )
         }
         // The originals store the last id handed out; we store the next one to hand out.
@@ -247,7 +258,8 @@ private struct Reader {
             text: try field.required("string").string(),
             position: Point(x: try position.required("x").integer(), y: try position.required("y").integer()),
             size: try field.required("size").integer(),
-            rotation: try rotation.map { try $0.integer() } ?? 0)
+            rotation: try rotation.map { try $0.integer() } ?? 0,
+            locked: format == .native ? try field.lockedFlag() : false)
     }
 
     /// The common case in one pass over the members, with no path bookkeeping: an object with
@@ -260,12 +272,16 @@ private struct Reader {
         var y: Int?
         var size: Int?
         var rotation = 0
+        var locked = false
         let textKey = format == .cs193p2021 ? "text" : "string"
         for (key, value) in members {
             switch (key, value) {
             case ("id", .integer(let integer)): id = integer
             case ("rotation", .integer(let integer)) where format == .native: rotation = integer
             case ("rotation", _) where format == .native: return nil
+            case ("locked", .bool(let flag)) where format == .native: locked = flag
+            case ("locked", .null) where format == .native: continue
+            case ("locked", _) where format == .native: return nil
             case ("size", .integer(let integer)): size = integer
             case (textKey, .string(let string)): text = string
             case ("x", .integer(let integer)) where format == .cs193p2021: x = integer
@@ -289,8 +305,9 @@ private struct Reader {
         }
         guard let id, let text, let x, let y, let size, y != .min else { return nil }
         return Emoji(
-            id: id, text: text, position: Point(x: x, y: format == .cs193p2021 ? -y : y), size: size, rotation: rotation
-        )
+            id: id, text: text, position: Point(x: x, y: format == .cs193p2021 ? -y : y), size: size,
+            rotation: rotation,
+            locked: locked)
     }
 
     private mutating func background(from root: JSONField) throws -> Background {

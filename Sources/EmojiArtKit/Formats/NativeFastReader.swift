@@ -115,6 +115,7 @@ struct NativeFastReader {
         var position: Point?
         var size: Int?
         var rotation = 0
+        var locked = false
         repeat {
             skipWhitespace()
             if take("\"id\"") {
@@ -132,13 +133,23 @@ struct NativeFastReader {
             } else if take("\"rotation\"") {
                 guard colon(), let value = integer() else { return nil }
                 rotation = value
+            } else if take("\"locked\"") {
+                guard colon() else { return nil }
+                skipWhitespace()
+                if take("true") {
+                    locked = true
+                } else if take("false") {
+                    locked = false
+                } else {
+                    return nil
+                }
             } else {
                 return nil
             }
             skipWhitespace()
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "}")), let id, let text, let position, let size else { return nil }
-        return Emoji(id: id, text: text, position: position, size: size, rotation: rotation)
+        return Emoji(id: id, text: text, position: position, size: size, rotation: rotation, locked: locked)
     }
 
     private mutating func point() -> Point? {

@@ -26,17 +26,21 @@ public struct Emoji: Hashable, Sendable, Codable, Identifiable {
     public var size: Int
     /// How far it is turned clockwise about its centre, in whole degrees 0–359 (0: upright).
     public var rotation: Int
+    /// Protected from stray clicks: edits that change it are refused until it is unlocked
+    /// (``Edit/setLocked(ids:locked:)``).
+    public var locked: Bool
 
-    public init(id: Int, text: String, position: Point, size: Int, rotation: Int = 0) {
+    public init(id: Int, text: String, position: Point, size: Int, rotation: Int = 0, locked: Bool = false) {
         self.id = id
         self.text = text
         self.position = position
         self.size = size
         self.rotation = rotation
+        self.locked = locked
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, text, position, size, rotation
+        case id, text, position, size, rotation, locked
     }
 
     public init(from decoder: any Decoder) throws {
@@ -46,9 +50,11 @@ public struct Emoji: Hashable, Sendable, Codable, Identifiable {
         position = try container.decode(Point.self, forKey: .position)
         size = try container.decode(Int.self, forKey: .size)
         rotation = try container.decodeIfPresent(Int.self, forKey: .rotation) ?? 0
+        locked = try container.decodeIfPresent(Bool.self, forKey: .locked) ?? false
     }
 
-    /// Rotation is written only when the emoji is turned, as in every other form of an emoji.
+    /// Rotation is written only when the emoji is turned, and `locked` only when it is locked, as
+    /// in every other form of an emoji.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -56,6 +62,7 @@ public struct Emoji: Hashable, Sendable, Codable, Identifiable {
         try container.encode(position, forKey: .position)
         try container.encode(size, forKey: .size)
         if rotation != 0 { try container.encode(rotation, forKey: .rotation) }
+        if locked { try container.encode(true, forKey: .locked) }
     }
 }
 

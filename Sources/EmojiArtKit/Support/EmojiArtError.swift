@@ -27,6 +27,8 @@ public struct EmojiArtError: Error, Equatable, Sendable, CustomStringConvertible
         case unknownPalette = "unknown_palette"
         /// Input larger than the documented limit.
         case tooLarge = "too_large"
+        /// An edit would change a locked emoji; unlock it first.
+        case locked = "locked"
     }
 
     public var code: Code

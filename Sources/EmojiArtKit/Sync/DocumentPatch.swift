@@ -1,7 +1,7 @@
 /// What one version changed in a document, as every other window needs it to catch up: the
 /// emojis removed, the emojis inserted (with their place in drawing order; an emoji that only
 /// changed place is removed and inserted), the emojis that only moved (their ids and the offset,
-/// in groups), the emojis whose size or rotation changed (their whole state), and a new title or
+/// in groups), the emojis whose size, rotation, text or lock changed (their whole state), and a new title or
 /// background.
 ///
 /// Moving 10,000 emojis is one group — `{"idRanges": [[1, 10000]], "offset": …}` on the wire —
@@ -20,7 +20,7 @@ public struct DocumentPatch: Equatable, Sendable {
     public var removedIDs: [Int]
     /// Emojis put in, in increasing order of their index in drawing order (applied second).
     public var inserted: [PlacedEmoji]
-    /// Emojis that stayed but changed size or rotation (and perhaps moved too), as they are now
+    /// Emojis that stayed but changed size, rotation, text or lock (and perhaps moved too), as they are now
     /// (applied third).
     public var updated: [Emoji]
     /// Emojis that stayed and only moved, by an offset per group (applied last).
@@ -76,7 +76,7 @@ public struct DocumentPatch: Equatable, Sendable {
                         movedOrder.append(id)
                     }
                 }
-            case .resizeEmojis(let ids, _), .rotate(let ids, _), .replaceEmoji(let ids, _):
+            case .resizeEmojis(let ids, _), .rotate(let ids, _), .replaceEmoji(let ids, _), .setLocked(let ids, _):
                 changed += ids
             case .setEmojiTexts(let texts):
                 changed += texts.map(\.id)

@@ -62,7 +62,7 @@ public struct HistorySession: Sendable, Equatable {
 }
 
 /// What a run of changes did, counted for a summary: emojis added and deleted, distinct emojis
-/// moved, resized, turned, replaced and rearranged, and the other kinds of change.
+/// moved, resized, turned, replaced, rearranged and locked or unlocked, and the other kinds of change.
 public struct ChangeCounts: Sendable, Equatable {
     public var changes = 0
     public var added = 0
@@ -72,6 +72,8 @@ public struct ChangeCounts: Sendable, Equatable {
     public var turned = 0
     public var replaced = 0
     public var rearranged = 0
+    /// Emojis locked or unlocked.
+    public var locked = 0
     public var renamed = 0
     public var backgrounds = 0
     public var undone = 0
@@ -82,6 +84,7 @@ public struct ChangeCounts: Sendable, Equatable {
     private var turnedIDs: Set<Int> = []
     private var replacedIDs: Set<Int> = []
     private var rearrangedIDs: Set<Int> = []
+    private var lockedIDs: Set<Int> = []
 
     public init() {}
 
@@ -110,6 +113,7 @@ public struct ChangeCounts: Sendable, Equatable {
         case .setEmojiTexts(let texts): count(texts.map(\.id), into: &replacedIDs, total: &replaced)
         case .reorder(let ids, _): count(ids, into: &rearrangedIDs, total: &rearranged)
         case .setEmojiOrder(let places): count(places.map(\.id), into: &rearrangedIDs, total: &rearranged)
+        case .setLocked(let ids, _): count(ids, into: &lockedIDs, total: &locked)
         case .retitle: renamed += 1
         case .setBackground: backgrounds += 1
         case .restoreVersion: restored += 1
@@ -136,6 +140,7 @@ public struct ChangeCounts: Sendable, Equatable {
         emojis(turned, "turned")
         emojis(replaced, "replaced")
         emojis(rearranged, "rearranged")
+        emojis(locked, "locked or unlocked")
         emojis(deleted, "deleted")
         if renamed > 0 { parts.append(renamed == 1 ? "renamed" : "renamed \(renamed) times") }
         if backgrounds > 0 {

@@ -30,7 +30,8 @@ export class CanvasView {
    * @param {object} handlers intents, each returning a promise (or nothing):
    *   move(ids, {x, y}), resize(ids, scale), turn(ids, degrees, moves), drop(dataTransfer, docPoint),
    *   viewChanged({zoom, panX, panY}), selectionChanged(selection), backgroundFailed(imageURL),
-   *   contextMenu({x, y}, {onEmoji}) (client point; whether it opened on an emoji),
+   *   contextMenu({x, y}, {onEmoji, locked}) (client point; whether it opened on an emoji; the
+   *   locked emoji it opened on, or null),
    *   pointerMoved({x, y} | null) (document point, for presence), viewApplied() (every step of
    *   a zoom or pan drawn, for presence and following)
    */
@@ -99,9 +100,12 @@ export class CanvasView {
       const option = e.target.closest?.(".emoji");
       const id = inside ? this.emojiUnder(e) : option ? Number(option.dataset.id) : null;
       if (id !== null && id >= 0 && !this.selection.has(id)) this.select([id], { replace: true });
+      // A locked emoji is passed over by presses, but a right-click finds it: to unlock it.
+      const locked = inside && id === null ? this.emojiUnder(e, { locked: true }) : null;
+      if (locked !== null) this.clearSelection(); // the menu is about that emoji alone
       const point = inside ? { x: e.clientX, y: e.clientY }
         : this.selection.size ? this.overlay.centreClient() : { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
-      this.handlers.contextMenu?.(point, { onEmoji: id !== null });
+      this.handlers.contextMenu?.(point, { onEmoji: id !== null || locked !== null, locked });
     });
     root.addEventListener("wheel", (e) => this.wheel.turned(e), { passive: false });
     root.addEventListener("dragover", (e) => this.dragOver(e));
@@ -162,11 +166,7 @@ export class CanvasView {
     return this.viewport.visibleCentre();
   }
 
-  /** What the window shows, in document points (y up): its middle and size. */
-  visibleArea() {
-    const rect = this.viewport.visibleWorldRect();
-    return { x: rect.left + rect.width / 2, y: -(rect.top + rect.height / 2), width: rect.width, height: rect.height };
-  }
+
 
   /** Zooms and pans so the background and every emoji fit in the window. */
   zoomToFit() {
@@ -183,12 +183,14 @@ export class CanvasView {
 
   /**
    * The id of the emoji drawn topmost under a pointer event, or null (over a selection handle,
-   * or empty canvas). Negative ids are emojis drawn ahead of the server.
+   * or empty canvas). Negative ids are emojis drawn ahead of the server. Locked emojis are passed
+   * through, unless `locked` asks for the locked one on top (a right-click's Unlock).
    */
-  emojiUnder(event) {
+  emojiUnder(event, { locked = false } = {}) {
     if (event.target.closest?.(".resize-handle, .rotate-handle, .canvas-overlay-ui")) return null;
     const point = this.viewport.worldPoint(event.clientX, event.clientY);
-    return this.layer.emojiAt(point.x, point.y)?.id ?? null;
+    const emoji = this.layer.emojiAt(point.x, point.y, { locked });
+    return locked ? (emoji?.locked && emoji.id >= 0 ? emoji.id : null) : (emoji?.id ?? null);
   }
 
   /** Zooms and pans to the selection (never closer than 400 %); without one, like zoomToFit. */
@@ -205,7 +207,7 @@ export class CanvasView {
     this.layer.render(state.emojis);
     this.presence.placeAll();
     const before = this.selection.size;
-    for (const id of this.selection) if (!this.layer.has(id)) this.selection.delete(id);
+    for (const id of this.selection) if (!this.layer.has(id) || this.layer.isLocked(id)) this.selection.delete(id);
     this.selectionUpdated(this.selection.size !== before);
   }
 
@@ -228,8 +230,9 @@ export class CanvasView {
 
   /** Makes `ids` the selection (those that exist), announcing it only when it changed. */
   setSelection(ids) {
-    // Negative ids are emojis drawn ahead of the server (offline): not there to edit yet.
-    const next = new Set([...ids].filter((id) => id >= 0 && this.layer.has(id)));
+    // Negative ids are emojis drawn ahead of the server (offline): not there to edit yet. Locked
+    // emojis are never selected (Ctrl+A, a marquee and a click pass them by).
+    const next = new Set([...ids].filter((id) => id >= 0 && this.layer.has(id) && !this.layer.isLocked(id)));
     const changed = next.size !== this.selection.size || [...next].some((id) => !this.selection.has(id));
     if (!changed) return;
     this.selection = next;

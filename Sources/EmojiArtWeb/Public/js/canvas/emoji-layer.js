@@ -83,7 +83,9 @@ export class EmojiLayer {
     if (reordered || changed.length > REDRAW_LIMIT) this.invalidate("all");
     else if (changed.length) this.invalidate(changed.map(rectOf));
     if (pending.length || changed.some((emoji) => emoji.pending)) this.marksDirty = true;
-    if (!this.emojis.has(this.activeId)) this.options.setActive(emojis.find((emoji) => emoji.id >= 0)?.id ?? null);
+    if (!this.emojis.has(this.activeId) || this.isLocked(this.activeId)) {
+      this.options.setActive(emojis.find((emoji) => emoji.id >= 0 && !emoji.locked)?.id ?? null);
+    }
     // The focused emoji went (deleted): the keyboard carries on from the one now in the tab order.
     if (this.updateOptions()) this.focusActiveOrCanvas();
   }
@@ -122,6 +124,11 @@ export class EmojiLayer {
     return this.emojis.has(id);
   }
 
+  /** Whether emoji `id` is locked: drawn, but not picked, selected or focused. */
+  isLocked(id) {
+    return Boolean(this.emojis.get(id)?.locked);
+  }
+
   /** The world box of emoji `id` as the document has it (no live feedback), or null. */
   box(id) {
     const emoji = this.emojis.get(id);
@@ -133,15 +140,18 @@ export class EmojiLayer {
     return this.index.bounds;
   }
 
-  /** The emoji drawn topmost at world point (x, y), or null. */
-  emojiAt(x, y) {
-    const position = this.index.at(x, y, (emoji) => !this.lifted?.set.has(emoji.id));
+  /**
+   * The emoji drawn topmost at world point (x, y), or null. Locked emojis are passed through (a
+   * press lands on what is under them) unless `locked` asks for them too (the context menu's Unlock).
+   */
+  emojiAt(x, y, { locked = false } = {}) {
+    const position = this.index.at(x, y, (emoji) => !this.lifted?.set.has(emoji.id) && (locked || !emoji.locked));
     return position < 0 ? null : this.order[position];
   }
 
-  /** The ids of the emojis whose boxes touch the world rectangle {left, top, right, bottom}. */
+  /** The ids of the unlocked emojis whose boxes touch the world rectangle {left, top, right, bottom}. */
   idsTouching(rect) {
-    return this.index.query(rect).map((position) => this.order[position].id);
+    return this.index.query(rect).map((position) => this.order[position]).filter((emoji) => !emoji.locked).map((emoji) => emoji.id);
   }
 
   /** The boxes ({id, cx, cy, w, h}) of the emojis that touch the world rectangle, in drawing order. */
@@ -166,7 +176,7 @@ export class EmojiLayer {
     let best = null;
     let bestScore = Infinity;
     for (const emoji of this.order) {
-      if (emoji.id === id || emoji.id < 0) continue;
+      if (emoji.id === id || emoji.id < 0 || emoji.locked) continue;
       const dx = emoji.x - from.x;
       const dy = from.y - emoji.y; // screen y grows downwards
       const along = { left: -dx, right: dx, up: -dy, down: dy }[direction];
@@ -190,6 +200,11 @@ export class EmojiLayer {
 
   /** Every emoji of a small document; of a big one, those nearest the middle of the view. */
   optionEntries() {
+    // Locked emojis are not options: the keyboard passes them by, as the pointer does.
+    return this.nearbyEntries().filter(({ emoji }) => !emoji.locked);
+  }
+
+  nearbyEntries() {
     const order = this.order;
     if (order.length <= OPTION_LIMIT) return order.map((emoji, position) => ({ emoji, position }));
     const picked = new Set();

@@ -119,6 +119,12 @@ export class Viewport {
     };
   }
 
+  /** What the window shows, in document points (y up): its middle and size. */
+  visibleArea() {
+    const rect = this.visibleWorldRect();
+    return { x: rect.left + rect.width / 2, y: -(rect.top + rect.height / 2), width: rect.width, height: rect.height };
+  }
+
   /** Zooms and pans so the world rectangle {left, top, right, bottom} fills the view; none: 100 %. */
   fit(bounds, { margin = 24, maxZoom = MAX_ZOOM } = {}) {
     if (!bounds) {

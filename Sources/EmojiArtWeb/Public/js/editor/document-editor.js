@@ -51,6 +51,8 @@ export class DocumentEditor {
     this.created = new Map();
     /** A past version shown read-only by the History panel, or null (the document now). */
     this.preview = null;
+    /** The locked emoji the context menu opened on (its Unlock), or null. */
+    this.lockedTarget = null;
     const $ = (id) => document.getElementById(id);
     this.$ = $;
     this.titleInput = $("doc-title");
@@ -85,7 +87,10 @@ export class DocumentEditor {
       backgroundFailed: () => {
         notify("Couldn’t show the background image. Reload the page to try again.", { kind: "error", title: "Set Background" });
       },
-      contextMenu: (point, where) => this.contextMenu.open(point, where),
+      contextMenu: (point, where) => {
+        this.lockedTarget = where.locked ?? null;
+        this.contextMenu.open(point, where);
+      },
     });
     this.savedView = new SavedView(documentId, this.canvas);
     this.history = new HistoryPanel($("history-panel"), {
@@ -165,6 +170,11 @@ export class DocumentEditor {
 
   get emojiCount() {
     return this.state ? this.state.emojis.length : 0;
+  }
+
+  /** How many emojis are locked. */
+  get lockedCount() {
+    return this.state ? this.state.emojis.filter((emoji) => emoji.locked).length : 0;
   }
 
   get undoActionName() {
@@ -364,6 +374,13 @@ export class DocumentEditor {
   turnSelection(degrees) {
     const ids = [...this.canvas.selection];
     this.requests.perform(turnEdits(ids, degrees, this.canvas.turnMoves(ids, degrees)));
+  }
+
+  /** Locks or unlocks `ids`; locked emojis leave the selection (they can't be selected). */
+  setLocked(ids, locked) {
+    if (!ids.length) return;
+    this.requests.perform([{ type: "setLocked", ids, locked }]);
+    if (locked) this.canvas.clearSelection();
   }
 
   reorderSelection(to) {

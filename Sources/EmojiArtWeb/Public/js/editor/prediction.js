@@ -80,6 +80,9 @@ export function predict(state, batches) {
         case "replaceEmoji":
           update(edit.ids, (e) => ({ ...e, text: edit.text }));
           break;
+        case "setLocked":
+          update(edit.ids, (e) => ({ ...e, locked: Boolean(edit.locked) }));
+          break;
         case "setEmojiTexts": {
           const texts = new Map(edit.texts.map(({ id, text }) => [id, text]));
           update([...texts.keys()], (e) => ({ ...e, text: texts.get(e.id) }));

@@ -43,7 +43,7 @@ export class PresenceReporter {
     this.timer = 0;
     this.sentAt = performance.now();
     const presence = { pointer: this.pointer, selection: [...this.canvas.selection].slice(0, SELECTION_SENT) };
-    const view = viewToSend(this.canvas.visibleArea());
+    const view = viewToSend(this.canvas.viewport.visibleArea());
     if (view) presence.view = view;
     if (this.following()) presence.following = this.following();
     this.live.sendPresence(presence);
