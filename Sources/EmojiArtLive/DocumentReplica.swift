@@ -363,6 +363,9 @@ struct DocumentReplica {
                 }
             } catch let error as LiveDocumentError {
                 settlement.outcomes.append((operation.ticket, .failure(error)))
+            } catch let error as EmojiArtError where error.code == .locked {
+                // A lock is refused the same whichever server's change came first.
+                settlement.outcomes.append((operation.ticket, .failure(.refused(error))))
             } catch {
                 settlement.outcomes.append(
                     (

@@ -45,6 +45,9 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
     case nothingToUndo
     /// A redo with nothing to redo.
     case nothingToRedo
+    /// The edits are refused as they would be whatever came first (a locked emoji): the core's
+    /// error, answered as it is.
+    case refused(EmojiArtError)
 
     public var description: String {
         switch self {
@@ -56,6 +59,7 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
         case .storeUnavailable: "the database can't be reached, so the change was not kept; try again in a moment."
         case .nothingToUndo: "there is nothing to undo."
         case .nothingToRedo: "there is nothing to redo."
+        case .refused(let error): error.description
         }
     }
 }

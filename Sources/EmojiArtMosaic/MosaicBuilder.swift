@@ -234,7 +234,8 @@ extension Mosaic {
                 "the document has \(document.emojis.count) emojis and the mosaic \(emojis.count); a document holds at most \(DocumentLimits.maximumEmojiCount).",
                 path: "columns")
         }
-        let covered = replace ? document.emojis.filter { grid.covers($0.position) }.map(\.id) : []
+        // Locked emojis are finished work: a mosaic replacing the area goes round them.
+        let covered = replace ? document.emojis.filter { !$0.locked && grid.covers($0.position) }.map(\.id) : []
         return [.mosaic(emojis)] + (covered.isEmpty ? [] : [.deleteEmojis(ids: covered)])
     }
 }

@@ -13,6 +13,12 @@ def test_lock_and_unlock_with_undo(page, api):
     version = doc["version"]
     page.mouse.click(*screen_point(page, -100, 0))
     expect(emoji(page, 1)).to_have_class("emoji selected")
+    # The menu on a selection offers Lock, with its keys.
+    page.mouse.click(*screen_point(page, -100, 0), button="right")
+    lock = page.locator("#context-menu").get_by_role("menuitem", name="Lock", exact=False).first
+    expect(lock).to_contain_text("Lock")
+    expect(lock).to_contain_text("Ctrl+Shift+L")
+    page.keyboard.press("Escape")
     page.keyboard.press("Control+Shift+L")
     version += 1
     wait_version(page, version)
@@ -30,6 +36,7 @@ def test_lock_and_unlock_with_undo(page, api):
     drag(page, screen_point(page, -100, 0), screen_point(page, -40, 30))
     page.wait_for_timeout(300)
     assert api.get(doc)["version"] == version  # the fox didn't move
+    expect(page.locator("#canvas .emoji.selected")).to_have_count(0)  # and the marquee over it chose nothing
     # Ctrl+A and a marquee over both select the bear alone.
     page.locator("#canvas").focus()
     page.keyboard.press("Control+a")

@@ -228,6 +228,15 @@ struct LiveDocumentTests {
             try await document.perform([emoji(3)], baseVersion: 99)
         }
         #expect(try await document.state().version == 3)
+        // A lock the stale window hadn't seen refuses its edit as a lock does (422), not as a
+        // conflict to reload for.
+        _ = try await document.perform([.setLocked(ids: [1], locked: true)], baseVersion: 3)
+        await #expect {
+            try await document.perform([.moveEmojis(ids: [1], offset: Point(x: 1, y: 1))], baseVersion: 3)
+        } throws: { error in
+            (error as? EmojiArtError)?.code == .locked
+        }
+        #expect(try await document.state().version == 4)
     }
 
     @Test func undoAndRedoAreSharedAndDurable() async throws {

@@ -275,6 +275,12 @@ func table() throws -> EmojiSignatureTable { try #require(EmojiSignatureTable.bu
         #expect(session.document.emojis == document.emojis)  // ids are never reused: the counter stays
         let kept = try mosaic.edits(for: document, replace: false)
         #expect(kept.count == 1)
+        // A locked emoji in the area is finished work: the mosaic goes round it.
+        var locked = document
+        try locked.apply(.setLocked(ids: [1], locked: true))
+        var lockedSession = EditingSession(document: locked)
+        try lockedSession.perform(try mosaic.edits(for: locked, replace: true))
+        #expect(lockedSession.document.emojis[id: 1]?.text == "🐶" && lockedSession.document.emojis.count == 102)
     }
 
     @Test func aPreviewPictureAndItsError() throws {

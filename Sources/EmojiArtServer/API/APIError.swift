@@ -84,6 +84,8 @@ struct APIError: Error, Equatable {
                     headers: [.retryAfter: "1"])
             case .nothingToUndo:
                 self.init(status: .conflict, code: "nothing_to_undo", message: error.description.sentenceCased)
+            case .refused(let inner):
+                self.init(inner)
             case .nothingToRedo:
                 self.init(status: .conflict, code: "nothing_to_redo", message: error.description.sentenceCased)
             }

@@ -98,11 +98,12 @@ export class CanvasView {
       const rect = root.getBoundingClientRect();
       const inside = e.clientX > rect.left && e.clientX < rect.right && e.clientY > rect.top && e.clientY < rect.bottom;
       const option = e.target.closest?.(".emoji");
-      const id = inside ? this.emojiUnder(e) : option ? Number(option.dataset.id) : null;
+      // A locked emoji is passed over by presses, but a right-click on it (on top) finds it: to
+      // unlock it. The menu is then about that emoji alone.
+      const locked = inside ? this.emojiUnder(e, { locked: true }) : null;
+      const id = locked !== null ? null : inside ? this.emojiUnder(e) : option ? Number(option.dataset.id) : null;
       if (id !== null && id >= 0 && !this.selection.has(id)) this.select([id], { replace: true });
-      // A locked emoji is passed over by presses, but a right-click finds it: to unlock it.
-      const locked = inside && id === null ? this.emojiUnder(e, { locked: true }) : null;
-      if (locked !== null) this.clearSelection(); // the menu is about that emoji alone
+      if (locked !== null) this.clearSelection();
       const point = inside ? { x: e.clientX, y: e.clientY }
         : this.selection.size ? this.overlay.centreClient() : { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
       this.handlers.contextMenu?.(point, { onEmoji: id !== null || locked !== null, locked });

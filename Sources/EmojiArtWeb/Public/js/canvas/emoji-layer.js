@@ -106,6 +106,7 @@ export class EmojiLayer {
 
   /** Puts emoji `id` (or none) in the tab order: Tab from the canvas reaches it. */
   setActive(id) {
+    if (this.isLocked(id)) return; // a locked emoji is no keyboard stop
     this.options.setActive(id);
     if (id !== null && !this.options.get(id) && this.emojis.has(id)) this.updateOptions();
   }

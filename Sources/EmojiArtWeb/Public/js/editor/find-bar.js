@@ -76,7 +76,10 @@ export class FindBar {
     const catalogue = await loadCatalogue().catch(() => null);
     if (!catalogue || this.query !== query) return;
     const canvas = this.editor.canvas;
-    this.matches = query.trim() ? canvas.emojis.filter((emoji) => emoji.id >= 0 && catalogue.matches(emoji.text, query)).map((emoji) => emoji.id) : [];
+    // Locked emojis are not found: they can't be selected.
+    this.matches = query.trim()
+      ? canvas.emojis.filter((emoji) => emoji.id >= 0 && !emoji.locked && catalogue.matches(emoji.text, query)).map((emoji) => emoji.id)
+      : [];
     this.current = -1;
     canvas.setSelection(this.matches);
     if (this.matches.length) canvas.zoomToSelection();
@@ -87,7 +90,7 @@ export class FindBar {
   step(direction) {
     if (!this.matches.length) return;
     const canvas = this.editor.canvas;
-    this.matches = this.matches.filter((id) => canvas.layer.has(id)); // some may have gone since
+    this.matches = this.matches.filter((id) => canvas.layer.has(id) && !canvas.layer.isLocked(id)); // some may have gone since
     if (!this.matches.length) return this.showCount();
     this.current = this.current < 0 && direction < 0 ? this.matches.length - 1 : (this.current + direction + this.matches.length) % this.matches.length;
     const id = this.matches[this.current];

@@ -15,6 +15,8 @@ export class Pointing extends GestureState {
   onEnter({ event, id }) {
     const canvas = this.canvas;
     this.start = { x: event.clientX, y: event.clientY };
+    // What a long press's menu is about when the finger is on a locked emoji (its Unlock).
+    this.lockedId = id === null ? canvas.emojiUnder(event, { locked: true }) : null;
     this.emojiId = id;
     this.pointerType = event.pointerType;
     this.modified = event.shiftKey || event.ctrlKey || event.metaKey;
@@ -70,6 +72,7 @@ export class Pointing extends GestureState {
   pressedLong() {
     const start = this.start;
     this.transition("idle"); // the rest of this touch does nothing
-    this.canvas.handlers.contextMenu?.(start, { onEmoji: this.emojiId !== null });
+    if (this.lockedId !== null) this.canvas.clearSelection();
+    this.canvas.handlers.contextMenu?.(start, { onEmoji: this.emojiId !== null || this.lockedId !== null, locked: this.lockedId });
   }
 }
