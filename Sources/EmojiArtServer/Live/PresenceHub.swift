@@ -51,6 +51,9 @@ actor PresenceHub {
         /// highest number heard from other servers counts too).
         var guests = 0
         var joined = 0
+
+        /// No window here, nor any heard of elsewhere: the room is dropped.
+        var isEmpty: Bool { peers.isEmpty && remote.isEmpty }
     }
 
     /// This server's tag: the start of every peer id it gives, so ids are unique among servers.
@@ -181,7 +184,7 @@ actor PresenceHub {
             for other in room.peers.values { other.deliver(text) }
             tellServers(document, .left(peer: peer))
         }
-        if room.peers.isEmpty && room.remote.isEmpty { rooms[document] = nil }
+        if room.isEmpty { rooms[document] = nil }
     }
 
     /// How many windows are present in `document`, on this server and the others it heard of
@@ -247,9 +250,7 @@ actor PresenceHub {
         for peer in peers where rooms[document]?.remote.removeValue(forKey: peer) != nil {
             deliverToAll(LiveMessages.presenceLeft(peer: peer), in: document)
         }
-        if rooms[document]?.peers.isEmpty == true && rooms[document]?.remote.isEmpty == true {
-            rooms[document] = nil
-        }
+        if rooms[document]?.isEmpty == true { rooms[document] = nil }
     }
 
     /// Listening again after a gap: what the other servers' windows did meanwhile is unknown, so

@@ -126,18 +126,19 @@ export class Viewport {
   }
 
   /** Zooms and pans so the world rectangle {left, top, right, bottom} fills the view; none: 100 %. */
-  fit(bounds, { margin = 24, maxZoom = MAX_ZOOM } = {}) {
-    if (!bounds) {
-      this.set({ zoom: 1, panX: 0, panY: 0 });
-      return;
-    }
+  fit(bounds, options) {
+    this.set(bounds ? this.fitted(bounds, options) : { zoom: 1, panX: 0, panY: 0 });
+  }
+
+  /** The view ({zoom, panX, panY}) in which the world rectangle {left, top, right, bottom} fills this one. */
+  fitted(bounds, { margin = 24, maxZoom = MAX_ZOOM } = {}) {
     const w = Math.max(1, bounds.right - bounds.left);
     const h = Math.max(1, bounds.bottom - bounds.top);
     const room = (size) => Math.max(1, size - 2 * margin);
     const zoom = clamp(Math.min(room(this.width) / w, room(this.height) / h, maxZoom), MIN_ZOOM, MAX_ZOOM);
     const cx = (bounds.left + bounds.right) / 2;
     const cy = (bounds.top + bounds.bottom) / 2;
-    this.set({ zoom, panX: -cx * zoom, panY: -cy * zoom });
+    return { zoom, panX: -cx * zoom, panY: -cy * zoom };
   }
 }
 

@@ -2,7 +2,6 @@
 // `view` of their presence: the middle and size of what they see, fitted into this window) until
 // this window's own view is changed — a pan, a zoom, Fit — or Escape or Stop is pressed, or they
 // leave. A frame in their colour and "Following Ada" say so meanwhile.
-import { clamp, MAX_ZOOM, MIN_ZOOM } from "../canvas/viewport.js";
 
 const GLIDE_MS = 180; // how long a move to a new view takes
 
@@ -122,16 +121,13 @@ export class FollowMode {
     return Math.abs(zoom / this.shown.zoom - 1) < 1e-6 && near(panX, this.shown.panX) && near(panY, this.shown.panY);
   }
 
-  /** The zoom and pan that fit `view` (document points, y up) into this window. */
-  fitted(view) {
-    const zoom = clamp(Math.min(this.viewport.width / view.width, this.viewport.height / view.height), MIN_ZOOM, MAX_ZOOM);
-    // World coordinates are document coordinates with y pointing down.
-    return { zoom, panX: -view.x * zoom, panY: view.y * zoom };
-  }
-
   glideTo(view) {
     if (!this.showing()) return this.stop("moved");
-    const to = this.fitted(view);
+    // The area in world coordinates (document ones with y down), fitted edge to edge.
+    const to = this.viewport.fitted(
+      { left: view.x - view.width / 2, right: view.x + view.width / 2, top: -view.y - view.height / 2, bottom: -view.y + view.height / 2 },
+      { margin: 0 },
+    );
     const from = { zoom: this.viewport.zoom, panX: this.viewport.panX, panY: this.viewport.panY };
     const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
     if (reduced || document.hidden) {
@@ -151,10 +147,8 @@ export class FollowMode {
     const ease = 1 - (1 - t) ** 3;
     // Zoom glides in proportion (log scale); the pan follows the point at the middle.
     const zoom = from.zoom * (to.zoom / from.zoom) ** ease;
-    const centre = (value, z) => value / z;
-    const panX = (centre(from.panX, from.zoom) + (centre(to.panX, to.zoom) - centre(from.panX, from.zoom)) * ease) * zoom;
-    const panY = (centre(from.panY, from.zoom) + (centre(to.panY, to.zoom) - centre(from.panY, from.zoom)) * ease) * zoom;
-    this.show({ zoom, panX, panY });
+    const mix = (a, b) => a + (b - a) * ease;
+    this.show({ zoom, panX: mix(from.panX / from.zoom, to.panX / to.zoom) * zoom, panY: mix(from.panY / from.zoom, to.panY / to.zoom) * zoom });
     if (t < 1) this.frameRequest = requestAnimationFrame((next) => this.step(next));
     else this.glide = null;
   }
