@@ -114,7 +114,7 @@ public actor DocumentLibrary {
             await document.close(reason: .deleted)
         case .resync:
             for document in open.values { await document.catchUp() }
-        case .palettes, .linkRevoked, .membersChanged:
+        case .palettes, .linkRevoked, .membersChanged, .comments:
             break
         }
     }

@@ -59,9 +59,10 @@ public func buildApplication(
     if let changes = stores.changes {
         services.append(
             StoreChangeService(
-                changes: changes, library: library, palettes: components.palettes, grants: components.grants))
+                changes: changes, library: library, palettes: components.palettes, grants: components.grants,
+                presence: components.presence))
     }
-    let presence = PresenceHub(broadcasts: stores.broadcasts)
+    let presence = components.presence
     if let broadcasts = stores.broadcasts { services.append(PresenceService(broadcasts: broadcasts, hub: presence)) }
     let live = LiveChannel(
         library: library, access: components.documentAccess, grants: components.grants,
@@ -116,6 +117,8 @@ public struct ServerComponents: Sendable {
     let grants: LiveGrants
     let revocations: RevocationWatch
     let hasher: PasswordHasher
+    /// Who has each document open on this server (and on the others sharing its database).
+    let presence: PresenceHub
 
     /// - Parameter library: the documents' live library; one without background fetching when
     ///   nil (router tests).
@@ -137,6 +140,7 @@ public struct ServerComponents: Sendable {
         grants = LiveGrants(access: documentAccess, authenticator: authenticator)
         revocations = RevocationWatch(store: stores.revocations)
         hasher = PasswordHasher(cost: settings.passwordCost)
+        presence = PresenceHub(broadcasts: stores.broadcasts)
     }
 }
 
@@ -176,6 +180,11 @@ public func buildRouter(
     .addRoutes(to: documents)
     HistoryController(
         library: components.library, access: components.documentAccess, users: stores.users, images: stores.images
+    )
+    .addRoutes(to: documents)
+    CommentsController(
+        library: components.library, access: components.documentAccess, comments: stores.comments,
+        presence: components.presence
     )
     .addRoutes(to: documents)
     SharingController(

@@ -1,5 +1,6 @@
 import EmojiArtLive
 import EmojiArtStore
+import EmojiArtWire
 import Logging
 import ServiceLifecycle
 
@@ -13,6 +14,7 @@ struct StoreChangeService: Service {
     let library: DocumentLibrary
     let palettes: PaletteLibraries
     let grants: LiveGrants
+    let presence: PresenceHub
 
     func run() async throws {
         try await cancelWhenGracefulShutdown {
@@ -32,6 +34,8 @@ struct StoreChangeService: Service {
             await grants.linkRevoked(link)
         case .membersChanged(let document):
             await grants.membersChanged(document)
+        case .comments(let document):
+            await presence.tell(document: document, LiveMessages.comments)
         case .appended, .deleted:
             await library.storeChanged(change)
         }

@@ -110,12 +110,15 @@ public enum StoreChange: Sendable, Equatable {
     /// Who may see a document changed (shared with someone, or no longer): open connections
     /// check their role again.
     case membersChanged(UUID)
+    /// A document's comments changed (a thread started, replied to, edited, resolved or
+    /// deleted): its windows fetch them again.
+    case comments(UUID)
     /// Changes may have been missed (the feed was reconnected), or too many to name (a user
     /// removed with their documents): check everything.
     case resync
 
     /// As announced between servers: `a <id> <version>`, `d <id>`, `p`, `l <link id>`,
-    /// `m <document id>`, `r`.
+    /// `m <document id>`, `c <document id>`, `r`.
     public var payload: String {
         switch self {
         case .appended(let id, let version): "a \(id.uuidString) \(version)"
@@ -123,6 +126,7 @@ public enum StoreChange: Sendable, Equatable {
         case .palettes: "p"
         case .linkRevoked(let id): "l \(id.uuidString)"
         case .membersChanged(let id): "m \(id.uuidString)"
+        case .comments(let id): "c \(id.uuidString)"
         case .resync: "r"
         }
     }
@@ -143,6 +147,9 @@ public enum StoreChange: Sendable, Equatable {
         case ("m", 2):
             guard let id = UUID(uuidString: String(parts[1])) else { return nil }
             self = .membersChanged(id)
+        case ("c", 2):
+            guard let id = UUID(uuidString: String(parts[1])) else { return nil }
+            self = .comments(id)
         case ("r", 1): self = .resync
         default: return nil
         }

@@ -12,11 +12,12 @@ public struct Stores: Sendable {
     public var shares: any ShareStore
     public var links: any LinkStore
     public var revocations: any RevocationStore
+    public var comments: any CommentStore
 
     public init(
         documents: any DocumentStore, palettes: any PaletteStore, images: any ImageStore, users: any UserStore,
         sessions: any SessionStore, tokens: any TokenStore, shares: any ShareStore, links: any LinkStore,
-        revocations: any RevocationStore, changes: (any StoreChangeFeed)? = nil,
+        revocations: any RevocationStore, comments: any CommentStore, changes: (any StoreChangeFeed)? = nil,
         broadcasts: (any InstanceBroadcast)? = nil
     ) {
         self.documents = documents
@@ -28,6 +29,7 @@ public struct Stores: Sendable {
         self.shares = shares
         self.links = links
         self.revocations = revocations
+        self.comments = comments
         self.changes = changes
         self.broadcasts = broadcasts
     }
@@ -41,7 +43,8 @@ public struct Stores: Sendable {
             documents: SQLDocumentStore(database: database, kind: kind), palettes: SQLPaletteStore(database: database),
             images: SQLImageStore(database: database),
             users: accounts, sessions: accounts, tokens: accounts, shares: accounts, links: accounts,
-            revocations: accounts, changes: database.changes, broadcasts: database.broadcasts)
+            revocations: accounts, comments: SQLCommentStore(database: database), changes: database.changes,
+            broadcasts: database.broadcasts)
     }
 
     /// "memory", "sqlite" or "postgres".

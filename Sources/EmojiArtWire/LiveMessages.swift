@@ -89,6 +89,10 @@ public enum LiveMessages {
     /// `{"type": "deleted"}`: the document is gone; the connection closes next.
     public static let deleted = #"{"type":"deleted"}"#
 
+    /// `{"type": "comments"}`: the document's comment threads changed (on any server); the window
+    /// fetches them again (`GET /api/documents/{id}/comments`), which says what it may see.
+    public static let comments = #"{"type":"comments"}"#
+
     /// `{"type": "palettes", "version", "palettes": [{"id", "name", "emojis"}]}`: every palette,
     /// in order.
     public static func palettes(_ snapshot: PaletteSnapshot) -> String {

@@ -157,6 +157,12 @@ struct AccessTests {
             name: "create link", method: .post, path: { "/api/documents/\($0)/links" },
             json: JSONBody(value: ["role": "view"]),
             allowed: [.owner]),
+        // Issue #37: everyone who sees the document reads its comments; a view link or a
+        // viewer writes none (commenters and comment links: CommentsAPITests).
+        Route(name: "comments", method: .get, path: { "/api/documents/\($0)/comments" }, allowed: viewers),
+        Route(
+            name: "comment", method: .post, path: { "/api/documents/\($0)/comments" },
+            json: JSONBody(value: ["text": "Nice", "position": ["x": 0, "y": 0]]), allowed: editors),
         Route(name: "list links", method: .get, path: { "/api/documents/\($0)/links" }, allowed: [.owner]),
         Route(name: "list members", method: .get, path: { "/api/documents/\($0)/members" }, allowed: [.owner]),
         Route(
@@ -211,9 +217,11 @@ struct AccessTests {
         let members = try await stores.shares.members(of: world.document).map { "\($0.user.name)=\($0.role)" }
         let links = try await stores.links.links(of: world.document).map(\.token)
         let documents = try await stores.documents.listDocuments().count
+        let comments = try await stores.comments.threads(of: world.document).count
         return [
             current.map { "\($0.document.title) v\($0.version) \($0.document.emojis.count)" } ?? "deleted",
             members.joined(separator: ","), links.sorted().joined(separator: ","), "\(documents) documents",
+            "\(comments) comments",
         ]
     }
 

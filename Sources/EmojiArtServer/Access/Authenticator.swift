@@ -28,7 +28,8 @@ public struct Authenticator: Sendable {
     public func access(for head: HTTPRequest) async throws -> RequestAccess {
         guard settings.mode == .accounts else { return RequestAccess(requester: .local) }
         let cookies = Cookies.read(head.headerFields)
-        let links = try await self.links(cookies)
+        let browser = cookies[Cookies.browser].flatMap { Secret.isWellFormed($0) ? Secret.hash($0) : nil }
+        let links = try await self.links(cookies, browser: browser)
         let date = now()
         if let authorization = head.headerFields[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
@@ -39,7 +40,7 @@ public struct Authenticator: Sendable {
                 try await tokens.touchToken(id: found.token.id, at: date)
             }
             let credential = Requester.Credential.token(id: found.token.id, hash: Secret.hash(String(parts[1])))
-            return RequestAccess(requester: .user(found.user, credential), links: links)
+            return RequestAccess(requester: .user(found.user, credential), links: links, browser: browser)
         }
         if let cookie = cookies[Cookies.session], Secret.isWellFormed(cookie) {
             let hash = Secret.hash(cookie)
@@ -51,20 +52,19 @@ public struct Authenticator: Sendable {
                     if idle > settings.sessionTouchInterval {
                         try await sessions.touchSession(tokenHash: hash, at: date)
                     }
-                    return RequestAccess(requester: .user(session.user, .session(hash: hash)), links: links)
+                    return RequestAccess(
+                        requester: .user(session.user, .session(hash: hash)), links: links, browser: browser)
                 }
             }
         }
-        return RequestAccess(requester: .anonymous, links: links)
+        return RequestAccess(requester: .anonymous, links: links, browser: browser)
     }
 
     /// The share links the browser opened (kept under its browser cookie, and any left in the
     /// old links cookie) that still work, each once.
-    private func links(_ cookies: [String: String]) async throws -> [ShareLink] {
+    private func links(_ cookies: [String: String], browser: String?) async throws -> [ShareLink] {
         var found: [ShareLink] = []
-        if let browser = cookies[Cookies.browser], Secret.isWellFormed(browser) {
-            found = try await links.links(browser: Secret.hash(browser))
-        }
+        if let browser { found = try await links.links(browser: browser) }
         let tokens = Cookies.linkTokens(cookies)
         if !tokens.isEmpty {
             let known = Set(found.map(\.id))

@@ -16,6 +16,8 @@ public struct DocumentAccess: Sendable {
     public enum Need: Sendable {
         /// See it, live, export it, draw it.
         case view
+        /// Start, answer, edit and resolve comment threads.
+        case comment
         /// Change its content or title, undo, redo.
         case edit
         /// Delete it, share it, revoke links.
@@ -24,6 +26,7 @@ public struct DocumentAccess: Sendable {
         func isMet(by role: DocumentRole) -> Bool {
             switch self {
             case .view: true
+            case .comment: role.canComment
             case .edit: role.canEdit
             case .manage: role.canManage
             }
@@ -56,10 +59,13 @@ public struct DocumentAccess: Sendable {
             throw access.isSomeone ? APIError.notFound("There is no document \(documentID).") : APIError.unauthorized
         }
         guard need.isMet(by: grant.role) else {
-            throw APIError.forbidden(
-                need == .manage
-                    ? "Only the document's owner can do that."
-                    : "You can view this document but not change it; ask its owner for edit access.")
+            let message =
+                switch need {
+                case .manage: "Only the document's owner can do that."
+                case .comment: "You can view this document but not comment on it; ask its owner for a comment link."
+                case .view, .edit: "You can view this document but not change it; ask its owner for edit access."
+                }
+            throw APIError.forbidden(message)
         }
         return grant
     }

@@ -41,10 +41,14 @@ public struct RequestAccess: Sendable, Equatable {
     /// The share links this browser opened (the `emojiart_links` cookie) that still work; made
     /// up, revoked and deleted ones are left out.
     public var links: [ShareLink]
+    /// The SHA-256 of the browser cookie, when the request carried one: what tells a share
+    /// link's visitors apart (the comments a guest may change are their browser's).
+    public var browser: String?
 
-    public init(requester: Requester, links: [ShareLink] = []) {
+    public init(requester: Requester, links: [ShareLink] = [], browser: String? = nil) {
         self.requester = requester
         self.links = links
+        self.browser = browser
     }
 
     public static let nobody = RequestAccess(requester: .anonymous)

@@ -67,7 +67,9 @@ struct SharingController {
         let id = try await manage(context)
         guard let requested = try await decode(LinkRequest.self, from: request),
             let role = ShareLink.Role(rawValue: requested.role)
-        else { throw APIError.badRequest("Send {\"role\": \"view\"} or {\"role\": \"edit\"}.") }
+        else {
+            throw APIError.badRequest("Send {\"role\": \"view\"}, {\"role\": \"comment\"} or {\"role\": \"edit\"}.")
+        }
         let link = ShareLink(documentID: id, token: Secret.make(), role: role, createdAt: now())
         do {
             try await links.createLink(link)
@@ -165,7 +167,10 @@ struct SharingController {
         let id = try await manage(context)
         guard let requested = try await decode(MemberRequest.self, from: request),
             let role = DocumentRole(rawValue: requested.role), role != .owner
-        else { throw APIError.badRequest("Send {\"role\": \"editor\"} or {\"role\": \"viewer\"}.") }
+        else {
+            throw APIError.badRequest(
+                "Send {\"role\": \"editor\"}, {\"role\": \"commenter\"} or {\"role\": \"viewer\"}.")
+        }
         let user = try await member(context, request)
         try await shares.setRole(role, of: user.id, on: id)
         await grants.membersChanged(id)

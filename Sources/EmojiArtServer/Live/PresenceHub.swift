@@ -110,6 +110,13 @@ actor PresenceHub {
 
     // MARK: - This server's windows
 
+    /// Hands `message` to every window of `document` on this server (the document's comments
+    /// changed): a room is who has the document open here.
+    func tell(document: UUID, _ message: String) {
+        guard let peers = rooms[document]?.peers else { return }
+        for peer in peers.values { peer.deliver(message) }
+    }
+
     /// Adds a window to `document`'s room: `name` for a user, nil for a guest. Returns its peer
     /// id. It is told at once how the others see it (`you`) and who else is there.
     ///

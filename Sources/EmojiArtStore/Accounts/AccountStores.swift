@@ -70,19 +70,24 @@ public enum DocumentRole: String, Sendable, Codable, CaseIterable, Comparable {
     case owner
     /// Changes content and title.
     case editor
-    /// Sees everything, live; changes nothing.
+    /// Sees everything, live, and comments on it; changes nothing.
+    case commenter
+    /// Sees everything, live; changes nothing, comments on nothing.
     case viewer
 
     /// Whether the role may change the document's content and title.
-    public var canEdit: Bool { self != .viewer }
+    public var canEdit: Bool { self >= .editor }
+    /// Whether the role may start, answer and resolve comment threads.
+    public var canComment: Bool { self >= .commenter }
     /// Whether the role may delete and share the document.
     public var canManage: Bool { self == .owner }
 
     private var rank: Int {
         switch self {
         case .viewer: 0
-        case .editor: 1
-        case .owner: 2
+        case .commenter: 1
+        case .editor: 2
+        case .owner: 3
         }
     }
 
@@ -92,9 +97,15 @@ public enum DocumentRole: String, Sendable, Codable, CaseIterable, Comparable {
 /// A link that gives whoever opens it a role on one document, until it is revoked.
 public struct ShareLink: Sendable, Equatable {
     public enum Role: String, Sendable, Codable, CaseIterable {
-        case view, edit
+        case view, comment, edit
 
-        public var documentRole: DocumentRole { self == .edit ? .editor : .viewer }
+        public var documentRole: DocumentRole {
+            switch self {
+            case .view: .viewer
+            case .comment: .commenter
+            case .edit: .editor
+            }
+        }
     }
 
     public var id: UUID

@@ -51,6 +51,25 @@ extension HistoryReader {
         return changes
     }
 
+    /// Where each of the emojis `emojiIDs` was last between `version` and `newest`: its place in
+    /// the newest of those versions that has it (none for one that no version has). One fold of
+    /// the log serves them all. A comment pinned to an emoji stays where the emoji was when it is
+    /// deleted. Empty if `version` can't be read.
+    public func lastPlaces(of emojiIDs: Set<Int>, in id: UUID, from version: Int, through newest: Int) async throws
+        -> [Int: Point]
+    {
+        guard !emojiIDs.isEmpty, let first = try await document(id: id, at: version) else { return [:] }
+        var places: [Int: Point] = [:]
+        func look(_ current: StoredDocument) {
+            for emojiID in emojiIDs {
+                if let found = current.document.emojis[id: emojiID]?.position { places[emojiID] = found }
+            }
+        }
+        look(first)
+        _ = try await advance(first, of: id, to: newest, visit: look)
+        return places
+    }
+
     /// The checkpoint at exactly `version` (a thinned history keeps one at each version it keeps).
     private func checkpoint(at version: Int, of id: UUID) async throws -> StoredDocument? {
         guard let found = try await store.checkpoint(of: id, atOrBefore: version), found.version == version else {
@@ -93,9 +112,11 @@ extension HistoryReader {
     }
 
     /// `document` with the log folded in up to `version`, stepping over thinned gaps to the
-    /// versions kept; it stops at the newest version at or before `version`. Nil if a version
-    /// kept has no checkpoint.
-    private func advance(_ document: StoredDocument, of id: UUID, to version: Int) async throws -> StoredDocument? {
+    /// versions kept; it stops at the newest version at or before `version`, and `visit` sees
+    /// each version it passes. Nil if a version kept has no checkpoint.
+    private func advance(
+        _ document: StoredDocument, of id: UUID, to version: Int, visit: (StoredDocument) -> Void = { _ in }
+    ) async throws -> StoredDocument? {
         var current = document
         var low = current.version + 1
         while low <= version {
@@ -107,6 +128,7 @@ extension HistoryReader {
                 } else {
                     try current.fold(entry)
                 }
+                visit(current)
             }
             low = high + 1
         }

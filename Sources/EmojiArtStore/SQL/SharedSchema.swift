@@ -139,6 +139,35 @@ public enum SharedSchema {
                     )
                     """
                 ]),
+            Migration(
+                number: 4, name: "comment threads",
+                statements: [
+                    // One row per comment: a thread's first (`thread_id` NULL) carries the pin —
+                    // a point, or an emoji and where it was last seen, as of `anchor_version` —
+                    // whether it is resolved, and its newest activity; a reply names its thread.
+                    """
+                    CREATE TABLE comment (
+                        id \(uuid) PRIMARY KEY,
+                        document_id \(uuid) NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        thread_id \(uuid) REFERENCES comment(id) ON DELETE CASCADE,
+                        author_key TEXT NOT NULL,
+                        author_name TEXT NOT NULL,
+                        text TEXT NOT NULL,
+                        created_at \(real) NOT NULL,
+                        edited_at \(real),
+                        x \(real),
+                        y \(real),
+                        emoji_id \(integer),
+                        anchor_version \(integer),
+                        resolved \(integer) NOT NULL,
+                        updated_at \(real) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX comment_by_document ON comment (document_id, thread_id)",
+                    "CREATE INDEX comment_by_thread ON comment (thread_id)",
+                    // The flood limit counts an author's comments of the last minute.
+                    "CREATE INDEX comment_by_author ON comment (author_key, created_at)",
+                ]),
         ]
     }
 }

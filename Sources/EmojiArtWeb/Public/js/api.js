@@ -232,3 +232,11 @@ export const listMembers = async (id) => (await request("GET", doc(id) + "/membe
 export const setMember = async (id, name, role) =>
   (await request("PUT", doc(id) + "/members/" + encodeURIComponent(name), { json: { role } })).members;
 export const removeMember = (id, name) => request("DELETE", doc(id) + "/members/" + encodeURIComponent(name));
+
+// Comment threads (docs/API.md, "Comments"). `where`: {position: {x, y}} or {emojiId}.
+const comments = (id, commentId) => doc(id) + "/comments" + (commentId ? "/" + encodeURIComponent(commentId) : "");
+export const listComments = async (id) => (await request("GET", comments(id))).comments;
+export const createComment = (id, text, where) => request("POST", comments(id), { json: { text, ...where } });
+export const replyToComment = (id, threadId, text) => request("POST", comments(id, threadId) + "/replies", { json: { text } });
+export const changeComment = (id, commentId, changes) => request("PATCH", comments(id, commentId), { json: changes });
+export const deleteComment = (id, commentId) => request("DELETE", comments(id, commentId));

@@ -74,7 +74,7 @@ function row(summary) {
     class: "thumbnail", alt: "", loading: "lazy", width: "72", height: "54",
     src: api.thumbnailURL(summary.id, summary.version),
   });
-  const badge = role === "owner" ? null : el("span", { class: "role-badge", text: role === "editor" ? "Can edit" : "View only" });
+  const badge = role === "owner" ? null : el("span", { class: "role-badge", text: { editor: "Can edit", commenter: "Can comment" }[role] ?? "View only" });
   const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link, badge);
   const exports = exportMenu(summary.id);
   const tr = el("tr", { dataset: { id: summary.id } },
@@ -83,7 +83,7 @@ function row(summary) {
     el("td", { class: "changed" },
       el("time", { datetime: summary.updatedAt, title: formatDate(summary.updatedAt), text: relativeTime(summary.updatedAt) })),
     el("td", { class: "actions" },
-      role === "viewer" ? null : el("button", { type: "button", class: "button small", text: "Rename", on: { click: () => startRename(summary, titleCell) } }),
+      role === "viewer" || role === "commenter" ? null : el("button", { type: "button", class: "button small", text: "Rename", on: { click: () => startRename(summary, titleCell) } }),
       el("button", { type: "button", class: "button small", text: "Duplicate", on: { click: () => duplicate(summary) } }),
       exports,
       role === "owner" ? el("button", { type: "button", class: "button small danger", text: "Delete", on: { click: () => confirmDelete(summary) } }) : null));

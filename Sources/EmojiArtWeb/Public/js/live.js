@@ -171,6 +171,9 @@ export class LiveConnection {
       case "presence":
         this.handlers.presence?.(message);
         break;
+      case "comments":
+        this.handlers.comments?.();
+        break;
       case "summon":
         this.handlers.summon?.(message);
         break;

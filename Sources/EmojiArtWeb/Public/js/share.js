@@ -1,7 +1,9 @@
-// The owner's Share dialog: links (view or edit) with copy and revoke, and people by name with
+// The owner's Share dialog: links (view, comment or edit) with copy and revoke, and people by name with
 // their role. Every change goes to the server at once; the lists show what the server answers.
 import * as api from "./api.js";
 import { el, notify } from "./dom.js";
+
+const ROLE_NAMES = { edit: "Can edit", comment: "Can comment", view: "Can view" };
 
 export class ShareDialog {
   constructor(dialog, documentId) {
@@ -13,6 +15,7 @@ export class ShareDialog {
     this.name = dialog.querySelector("#share-name");
     this.role = dialog.querySelector("#share-role");
     dialog.querySelector("#share-new-view").addEventListener("click", () => this.createLink("view"));
+    dialog.querySelector("#share-new-comment").addEventListener("click", () => this.createLink("comment"));
     dialog.querySelector("#share-new-edit").addEventListener("click", () => this.createLink("edit"));
     dialog.querySelector("#share-add").addEventListener("click", () => this.share());
     this.name.addEventListener("keydown", (event) => {
@@ -51,10 +54,10 @@ export class ShareDialog {
   }
 
   linkRow(link) {
-    const url = el("input", { type: "text", class: "share-url", value: link.url, readonly: true, "aria-label": (link.role === "edit" ? "Edit" : "View") + " link" });
+    const url = el("input", { type: "text", class: "share-url", value: link.url, readonly: true, "aria-label": ({ edit: "Edit", comment: "Comment" }[link.role] ?? "View") + " link" });
     url.addEventListener("focus", () => url.select());
     return el("li", { dataset: { linkId: link.id, role: link.role } },
-      el("span", { class: "role-badge", text: link.role === "edit" ? "Can edit" : "Can view" }),
+      el("span", { class: "role-badge", text: ROLE_NAMES[link.role] ?? "Can view" }),
       url,
       el("button", { type: "button", class: "button small", text: "Copy", on: { click: () => this.copy(link.url) } }),
       el("button", { type: "button", class: "button small danger", text: "Revoke", on: { click: () => this.revoke(link) } }));
@@ -93,7 +96,8 @@ export class ShareDialog {
         return el("li", {}, el("span", { class: "member-name", text: member.name }), el("span", { class: "hint", text: "Owner" }));
       }
       const select = el("select", { "aria-label": "Role of " + member.name },
-        el("option", { value: "editor", text: "Can edit" }), el("option", { value: "viewer", text: "Can view" }));
+        el("option", { value: "editor", text: "Can edit" }), el("option", { value: "commenter", text: "Can comment" }),
+        el("option", { value: "viewer", text: "Can view" }));
       select.value = member.role;
       select.addEventListener("change", () =>
         this.attempt(async () => this.showPeople(await api.setMember(this.documentId, member.name, select.value))));

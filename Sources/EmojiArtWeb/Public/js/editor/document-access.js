@@ -9,13 +9,13 @@ export class DocumentAccess {
   /** @param {string} documentId */
   constructor(documentId) {
     this.documentId = documentId;
-    /** "owner", "editor" or "viewer"; null until known, or when the document can't be seen. */
+    /** "owner", "editor", "commenter" or "viewer"; null until known, or when the document can't be seen. */
     this.role = null;
     this.sharing = null;
   }
 
   get readOnly() {
-    return this.role === "viewer";
+    return this.role === "viewer" || this.role === "commenter"; // a commenter comments, changing nothing
   }
 
   /** Learns the role and marks the page with it; false when there is none to learn (404: the live connection says so too). */
@@ -28,7 +28,9 @@ export class DocumentAccess {
     }
     document.body.dataset.role = this.role;
     document.body.classList.toggle("read-only", this.readOnly);
-    document.getElementById("view-only").hidden = !this.readOnly;
+    const badge = document.getElementById("view-only");
+    badge.hidden = !this.readOnly;
+    if (this.role === "commenter") badge.textContent = "Comments only";
     return true;
   }
 

@@ -1,11 +1,9 @@
 // The editor for one document: the coordinator of its parts. It holds the document as the
 // server last described it and draws it (with any edits still waiting drawn over it), answers
-// what the action table asks (can this be done now?), and hands each job to its part: the edits
-// this window asks for (./edit-requests.js), the clipboard (./clipboard-commands.js), drops
-// (./drop-receiver.js), the connection's status (./connection-status.js), this window's pointer
-// for the others (./presence-reporter.js), who else is here and following them (./people.js),
-// what a screen reader hears (./announcer.js), the zoom and pan remembered (./saved-view.js) and
-// the role (./document-access.js).
+// what the action table asks, and hands each job to its part: edits (./edit-requests.js), the
+// clipboard, drops, the connection's status, this window's pointer for the others
+// (./presence-reporter.js), who else is here (./people.js), comments (./comments.js), what a
+// screen reader hears, the zoom and pan remembered and the role (./document-access.js).
 import { Backoff } from "../backoff.js";
 import { CanvasView, isTyping } from "../canvas/canvas.js";
 import { notify } from "../dom.js";
@@ -19,6 +17,7 @@ import { ACTIONS } from "./actions.js";
 import { Announcer } from "./announcer.js";
 import { BackgroundNotices } from "./background-notices.js";
 import { ClipboardCommands } from "./clipboard-commands.js";
+import { Comments } from "./comments.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ContextMenu } from "./context-menu.js";
 import { DocumentAccess } from "./document-access.js";
@@ -78,6 +77,7 @@ export class DocumentEditor {
         if (this.canvas) this.showZoom();
         this.people?.follow.viewChanged();
         this.presence?.changed();
+        this.comments?.rendered();
       },
       selectionChanged: () => {
         this.actions.refresh();
@@ -135,6 +135,7 @@ export class DocumentEditor {
         deleted: () => this.deleted(),
         presence: (message) => this.people.receive(message),
         summon: (message) => this.people.summoned(message),
+        comments: () => this.comments.refresh(),
         status: (status) => this.connectionChanged(status),
         accessEnded: (code, reason) => this.accessEnded(code, reason),
       },
@@ -143,6 +144,7 @@ export class DocumentEditor {
     );
     this.presence = new PresenceReporter(this.live, this.canvas, () => this.people?.follow.peer ?? null);
     this.people = new People(this);
+    this.comments = new Comments(this);
   }
 
   // MARK: - What the actions ask (./actions.js)
@@ -222,6 +224,7 @@ export class DocumentEditor {
     if (document.activeElement !== this.titleInput) this.titleInput.value = shown.title;
     this.titleInput.disabled = this.gone || this.readOnly || this.previewing;
     this.canvas.render(shown);
+    this.comments.rendered();
     this.backgroundNotices.rendered(next.backgroundState || { status: "none" }, next.background);
     this.actions.refresh();
   }
@@ -279,7 +282,10 @@ export class DocumentEditor {
     this.status.show(status, { loaded: Boolean(this.state), readOnly: this.readOnly });
     const wasOnline = this.online;
     this.online = status.state === "online";
-    if (this.online && !wasOnline) this.requests.backOnline();
+    if (this.online && !wasOnline) {
+      this.requests.backOnline();
+      this.comments.refresh(); // what changed while offline
+    }
     if (wasOnline && !this.online) this.people.offline();
     this.actions.refresh();
   }
@@ -292,10 +298,7 @@ export class DocumentEditor {
       return;
     }
     this.render(this.state);
-    notify("This document was deleted in another window. Nothing more can be changed here.", {
-      kind: "error",
-      title: "Document deleted",
-    });
+    notify("This document was deleted in another window. Nothing more can be changed here.", { kind: "error", title: "Document deleted" });
   }
 
   async accessEnded(code, reason) {
@@ -303,10 +306,7 @@ export class DocumentEditor {
     this.gone = true;
     if (this.state) this.render(this.state);
     this.status.set("error", "No access", reason);
-    notify((reason || "Your access to this document ended.") + " Ask its owner for a new link.", {
-      kind: "error",
-      title: "Access ended",
-    });
+    notify((reason || "Your access to this document ended.") + " Ask its owner for a new link.", { kind: "error", title: "Access ended" });
   }
 
   /** Learns the requester's role, then sets the editor up for it. */
@@ -315,6 +315,7 @@ export class DocumentEditor {
     this.canvas.readOnly = this.readOnly || this.previewing;
     await this.access.offerSharing();
     if (this.state) this.render(this.state);
+    this.comments.draw();
   }
 
   // MARK: - The emojis a change added (to select what this window pasted, duplicated or picked)
