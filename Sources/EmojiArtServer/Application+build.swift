@@ -184,7 +184,7 @@ public func buildRouter(
     .addRoutes(to: documents)
     CommentsController(
         library: components.library, access: components.documentAccess, comments: stores.comments,
-        presence: components.presence
+        presence: components.presence, settings: components.settings
     )
     .addRoutes(to: documents)
     SharingController(

@@ -251,7 +251,7 @@ struct CommentsAPITests {
                 CommentThread(
                     documentID: world.document,
                     first: Comment(text: "\(index)", author: .user(UUID(), name: "x"), createdAt: Date()),
-                    position: CommentPoint(x: 0, y: 0)), openLimit: CommentLimits.openThreads)
+                    position: CommentPoint(x: 0, y: 0)), openLimit: CommentLimits.openThreads, quota: .none)
         }
         try await withAPI(access: testAccounts, stores: world.stores) { api in
             let owner = try await world.headers(.owner, api)

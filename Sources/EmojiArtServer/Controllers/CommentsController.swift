@@ -17,6 +17,8 @@ struct CommentsController {
     let access: DocumentAccess
     let comments: any CommentStore
     let presence: PresenceHub
+    /// Says how client addresses are told apart (behind a proxy, or not).
+    let settings: AccessSettings
     var now: @Sendable () -> Date = Date.init
 
     func addRoutes(to documents: RouterGroup<AppRequestContext>) {
@@ -134,15 +136,17 @@ struct CommentsController {
         } else {
             throw Self.invalid("Say where the comment goes: \"position\": {\"x\", \"y\"} or \"emojiId\".")
         }
-        try await checkRate(author)
         let date = now()
         let thread = CommentThread(
             documentID: id, first: Comment(text: text, author: author, createdAt: date), position: position,
             emojiID: body.emojiId, anchorVersion: state.version)
         do {
-            try await comments.createThread(thread, openLimit: CommentLimits.openThreads)
+            try await comments.createThread(
+                thread, openLimit: CommentLimits.openThreads, quota: quota(author, request, context, at: date))
         } catch CommentStoreError.tooManyOpenThreads {
             throw Self.tooManyOpen
+        } catch CommentStoreError.tooManyComments {
+            throw Self.tooManyComments
         } catch AccountStoreError.unknownDocument {
             throw APIError.notFound("There is no document \(id).")
         }
@@ -158,9 +162,15 @@ struct CommentsController {
             throw APIError.badRequest("The request needs a JSON body.")
         }
         let text = try Self.checked(body.text)
-        try await checkRate(author)
         let reply = Comment(text: text, author: author, createdAt: now())
-        guard try await comments.addReply(reply, to: threadID, of: id) else { throw Self.noSuchThread }
+        let added: Bool
+        do {
+            added = try await comments.addReply(
+                reply, to: threadID, of: id, quota: quota(author, request, context, at: reply.createdAt))
+        } catch CommentStoreError.tooManyComments {
+            throw Self.tooManyComments
+        }
+        guard added else { throw Self.noSuchThread }
         await announce(id)
         return EditedResponse(status: .created, response: CommentBody(reply, for: author))
     }
@@ -176,19 +186,16 @@ struct CommentsController {
         guard let thread = try await comments.thread(containing: commentID, of: id),
             let comment = thread.comment(commentID)
         else { throw Self.noSuchComment }
-        let text = try body.text.map(Self.checked)
-        if text != nil, comment.author.key != author.key {
+        if body.text != nil, comment.author.key != author.key {
             throw APIError.forbidden("Only its author can change a comment.")
         }
+        let text = try body.text.map(Self.checked)
         if body.resolved != nil, commentID != thread.id {
             throw Self.invalid("Resolve a thread by its first comment's id.")
         }
         let date = now()
-        if let text, text != comment.text {
-            guard try await comments.editComment(commentID, of: id, text: text, at: date) else {
-                throw Self.noSuchComment
-            }
-        }
+        // Reopening is what may be refused (the open-thread limit): it goes first, so a refusal
+        // changes nothing.
         if let resolved = body.resolved {
             do {
                 guard
@@ -199,19 +206,24 @@ struct CommentsController {
                 throw Self.tooManyOpen
             }
         }
-        await announce(id)
+        var edited = true
+        if let text, text != comment.text {
+            edited = try await comments.editComment(commentID, of: id, text: text, at: date)
+        }
+        await announce(id)  // what changed, even if the comment went meanwhile
+        guard edited else { throw Self.noSuchComment }
         guard let changed = try await comments.thread(containing: commentID, of: id) else { throw Self.noSuchComment }
         return ThreadBody(try await pinned([changed], of: id)[0], for: author)
     }
 
     /// Deletes a reply, or a thread with its replies: its author, or the document's owner.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (id, grant) = try await access.require(.view, context)
+        let (id, grant) = try await access.require(.comment, context)
         let commentID = try Self.commentID(context)
         guard let thread = try await comments.thread(containing: commentID, of: id),
             let comment = thread.comment(commentID)
         else { throw Self.noSuchComment }
-        let isAuthor = grant.role.canComment && comment.author.key == Self.author(context.access)?.key
+        let isAuthor = comment.author.key == Self.author(context.access)?.key
         guard isAuthor || grant.role.canManage else {
             throw APIError.forbidden("Only its author or the document's owner can delete a comment.")
         }
@@ -271,10 +283,9 @@ struct CommentsController {
         switch access.requester {
         case .local: .user(LocalUser.id, name: LocalUser.name)
         case .user(let user, _): .user(user.id, name: user.name)
-        case .anonymous:
-            // A guest is their browser; one that kept only the old links cookie, its link.
-            access.browser.map(CommentAuthor.guest(browserHash:))
-                ?? access.links.first.map { CommentAuthor(key: "link:" + $0.id.uuidString, name: "Guest") }
+        // A guest is their browser: one that kept only the old links cookie (no browser cookie)
+        // opens the link again to comment, so no two visitors of a link are one author.
+        case .anonymous: access.browser.map(CommentAuthor.guest(browserHash:))
         }
     }
 
@@ -285,16 +296,16 @@ struct CommentsController {
         return author
     }
 
-    /// At most ``CommentLimits/perMinute`` comments a minute per author, counted in the store so
-    /// spreading them over servers doesn't multiply it.
-    private func checkRate(_ author: CommentAuthor) async throws {
-        let written = try await comments.commentCount(by: author.key, since: now().addingTimeInterval(-60))
-        guard written < CommentLimits.perMinute else {
-            throw APIError(
-                status: .tooManyRequests, code: "too_many_comments",
-                message: "That's \(CommentLimits.perMinute) comments in a minute; wait a moment, then try again.",
-                headers: [.retryAfter: "60"])
-        }
+    /// At most ``CommentLimits/perMinute`` comments a minute per author and
+    /// ``CommentLimits/perAddressPerMinute`` per client address, counted in the store with the
+    /// write, so spreading them over servers or racing them doesn't multiply it.
+    private func quota(_ author: CommentAuthor, _ request: Request, _ context: AppRequestContext, at date: Date)
+        -> CommentQuota
+    {
+        let address = ClientAddress.key(peer: context.peerAddress, headers: request.headers, settings: settings)
+        return CommentQuota(
+            limits: [author.key: CommentLimits.perMinute, "address:" + address: CommentLimits.perAddressPerMinute],
+            since: date.addingTimeInterval(-60))
     }
 
     private static func checked(_ text: String) throws -> String {
@@ -311,6 +322,10 @@ struct CommentsController {
         APIError(status: .unprocessableContent, code: "invalid_comment", message: message)
     }
 
+    private static let tooManyComments = APIError(
+        status: .tooManyRequests, code: "too_many_comments",
+        message: "That's \(CommentLimits.perMinute) comments in a minute; wait a moment, then try again.",
+        headers: [.retryAfter: "60"])
     private static let noSuchComment = APIError.notFound("This document has no such comment.")
     private static let noSuchThread = APIError.notFound("This document has no such comment thread.")
     private static let tooManyOpen = APIError(

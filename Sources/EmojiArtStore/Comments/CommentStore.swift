@@ -95,6 +95,25 @@ public struct CommentThread: Sendable, Equatable {
 public enum CommentStoreError: Error, Sendable, Equatable {
     /// The document has as many open threads as it may (``CommentLimits/openThreads``).
     case tooManyOpenThreads
+    /// A subject of the ``CommentQuota`` has written as many comments as it may lately.
+    case tooManyComments
+}
+
+/// How many comments each subject (an author, a client address) may have written since a moment:
+/// checked and counted in the transaction that writes a comment, so neither servers sharing the
+/// store, requests racing, nor deleting what was written lets more through.
+public struct CommentQuota: Sendable, Equatable {
+    /// Each subject and how many comments it may have written since ``since``.
+    public var limits: [String: Int]
+    public var since: Date
+
+    public init(limits: [String: Int], since: Date) {
+        self.limits = limits
+        self.since = since
+    }
+
+    /// No limit (tools, tests).
+    public static let none = CommentQuota(limits: [:], since: .distantPast)
 }
 
 public enum CommentLimits {
@@ -104,6 +123,9 @@ public enum CommentLimits {
     public static let textLength = 2_000
     /// Comments (threads and replies) one author may write a minute, on all servers together.
     public static let perMinute = 30
+    /// Comments all the authors at one client address may write a minute (a class behind one
+    /// router shares it; a guest who throws their browser cookie away keeps their address).
+    public static let perAddressPerMinute = 300
 
     /// What is wrong with a comment's text, if anything: empty (or only spaces), longer than
     /// ``textLength`` characters, or with control characters other than line breaks and tabs.
@@ -130,11 +152,13 @@ public protocol CommentStore: Sendable {
     func thread(containing commentID: UUID, of documentID: UUID) async throws -> CommentThread?
 
     /// Starts a thread. Throws ``CommentStoreError/tooManyOpenThreads`` when the document has
-    /// `openLimit` open threads, ``AccountStoreError/unknownDocument`` when it is gone.
-    func createThread(_ thread: CommentThread, openLimit: Int) async throws
+    /// `openLimit` open threads, ``CommentStoreError/tooManyComments`` past the quota,
+    /// ``AccountStoreError/unknownDocument`` when it is gone.
+    func createThread(_ thread: CommentThread, openLimit: Int, quota: CommentQuota) async throws
 
-    /// Adds a reply at the end of a thread of the document. False if there is no such thread.
-    func addReply(_ reply: Comment, to threadID: UUID, of documentID: UUID) async throws -> Bool
+    /// Adds a reply at the end of a thread of the document. False if there is no such thread;
+    /// throws ``CommentStoreError/tooManyComments`` past the quota.
+    func addReply(_ reply: Comment, to threadID: UUID, of documentID: UUID, quota: CommentQuota) async throws -> Bool
 
     /// Changes a comment's text (a thread's first or a reply). False if there is no such comment.
     func editComment(_ commentID: UUID, of documentID: UUID, text: String, at date: Date) async throws -> Bool
@@ -150,7 +174,4 @@ public protocol CommentStore: Sendable {
     /// Records where pinned emojis now are (or were last), as of a document version: the pins
     /// of the threads named. Not a change anyone is told about.
     func movePins(_ places: [UUID: CommentPoint], of documentID: UUID, atVersion version: Int) async throws
-
-    /// How many comments the author wrote since `date`, in every document.
-    func commentCount(by authorKey: String, since date: Date) async throws -> Int
 }

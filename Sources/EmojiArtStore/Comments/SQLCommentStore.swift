@@ -38,11 +38,11 @@ public struct SQLCommentStore: CommentStore {
         return try Self.threads(rows, of: documentID).first
     }
 
-    public func createThread(_ thread: CommentThread, openLimit: Int) async throws {
+    public func createThread(_ thread: CommentThread, openLimit: Int, quota: CommentQuota) async throws {
         let first = thread.first
         do {
             try await database.write(
-                [
+                counted(quota, document: thread.documentID, at: first.createdAt) + [
                     SQLStatement(
                         """
                         INSERT INTO comment (id, document_id, thread_id, author_key, author_name, text, created_at,
@@ -66,9 +66,11 @@ public struct SQLCommentStore: CommentStore {
         }
     }
 
-    public func addReply(_ reply: Comment, to threadID: UUID, of documentID: UUID) async throws -> Bool {
+    public func addReply(_ reply: Comment, to threadID: UUID, of documentID: UUID, quota: CommentQuota) async throws
+        -> Bool
+    {
         try await changed(
-            [
+            counted(quota, document: documentID, at: reply.createdAt) + [
                 SQLStatement(
                     """
                     INSERT INTO comment (id, document_id, thread_id, author_key, author_name, text, created_at,
@@ -95,7 +97,7 @@ public struct SQLCommentStore: CommentStore {
                     errorIfNoRow: NoSuchComment()),
                 Self.touch(
                     thread: .uuid(commentID), documentID, at: date,
-                    threadOf: "(SELECT COALESCE(thread_id, id) FROM comment WHERE id = ?)"),
+                    threadOf: "(SELECT COALESCE(thread_id, id) FROM comment WHERE id = ? AND document_id = ?)"),
             ], documentID)
     }
 
@@ -120,7 +122,7 @@ public struct SQLCommentStore: CommentStore {
             """
         let limitBinds: [SQLValue] = resolved ? [] : [.uuid(documentID), .integer(openLimit)]
         return try await changed(
-            [
+            database.dialect.serializing(Self.documentLock(documentID)) + [
                 SQLStatement(
                     """
                     UPDATE comment SET resolved = ?, updated_at = ?
@@ -138,7 +140,7 @@ public struct SQLCommentStore: CommentStore {
             [
                 Self.touch(
                     thread: .uuid(commentID), documentID, at: Date(),
-                    threadOf: "(SELECT thread_id FROM comment WHERE id = ?)"),
+                    threadOf: "(SELECT thread_id FROM comment WHERE id = ? AND document_id = ?)"),
                 SQLStatement(
                     "DELETE FROM comment WHERE id = ? AND document_id = ? RETURNING 1",
                     [.uuid(commentID), .uuid(documentID)], errorIfNoRow: NoSuchComment()),
@@ -161,17 +163,39 @@ public struct SQLCommentStore: CommentStore {
             })
     }
 
-    public func commentCount(by authorKey: String, since date: Date) async throws -> Int {
-        try await database.read(
-            SQLStatement(
-                "SELECT COUNT(*) FROM comment WHERE author_key = ? AND created_at > ?",
-                [.text(authorKey), .real(date.timeIntervalSince1970)])
-        ).first?[0].int ?? 0
-    }
-
     // MARK: - Helpers
 
     private struct NoSuchComment: Error {}
+
+    /// What serialises the comment writes of one document (its open-thread limit).
+    private static func documentLock(_ documentID: UUID) -> String { "comments " + documentID.uuidString }
+
+    /// The statements that check a write against `quota` and count it, first in its
+    /// transaction: each subject's writes older than the quota's window are forgotten, one at its
+    /// limit refuses the write (``CommentStoreError/tooManyComments``), and the write is
+    /// recorded — in `comment_write`, which deleting a comment doesn't shrink. Where writers run
+    /// at once (PostgreSQL) they take turns per document and per subject, always in that order.
+    private func counted(_ quota: CommentQuota, document: UUID, at date: Date) -> [SQLStatement] {
+        let dialect = database.dialect
+        let subjects = quota.limits.keys.sorted()
+        var statements = dialect.serializing(Self.documentLock(document))
+        for subject in subjects { statements += dialect.serializing("comment writer " + subject) }
+        for subject in subjects {
+            statements += [
+                SQLStatement(
+                    "DELETE FROM comment_write WHERE subject = ? AND at <= ?",
+                    [.text(subject), .real(quota.since.timeIntervalSince1970)]),
+                SQLStatement(
+                    "SELECT 1 WHERE (SELECT COUNT(*) FROM comment_write WHERE subject = ?) < ?",
+                    [.text(subject), .integer(quota.limits[subject] ?? 0)],
+                    errorIfNoRow: CommentStoreError.tooManyComments),
+                SQLStatement(
+                    "INSERT INTO comment_write (subject, at) VALUES (?, ?)",
+                    [.text(subject), .real(date.timeIntervalSince1970)]),
+            ]
+        }
+        return statements
+    }
 
     /// Runs a change and tells the other servers; false if its comment wasn't there.
     private func changed(_ statements: [SQLStatement], _ documentID: UUID) async throws -> Bool {
@@ -183,13 +207,15 @@ public struct SQLCommentStore: CommentStore {
         }
     }
 
-    /// Marks the thread (`threadOf` the comment bound, or the thread itself) as active at `date`.
+    /// Marks the thread (`threadOf` the comment bound — a subquery taking the comment's id and
+    /// the document's — or the thread itself) as active at `date`.
     private static func touch(
-        thread: SQLValue, _ documentID: UUID, at date: Date, threadOf: String = "?"
+        thread: SQLValue, _ documentID: UUID, at date: Date, threadOf: String? = nil
     ) -> SQLStatement {
         SQLStatement(
-            "UPDATE comment SET updated_at = ? WHERE id = \(threadOf) AND document_id = ? AND thread_id IS NULL",
-            [.real(date.timeIntervalSince1970), thread, .uuid(documentID)])
+            "UPDATE comment SET updated_at = ? WHERE id = \(threadOf ?? "?") AND document_id = ? AND thread_id IS NULL",
+            [.real(date.timeIntervalSince1970), thread] + (threadOf == nil ? [] : [.uuid(documentID)])
+                + [.uuid(documentID)])
     }
 
     private static func threads(_ rows: [SQLRow], of documentID: UUID) throws -> [CommentThread] {

@@ -208,6 +208,14 @@ public struct SQLDialect: Sendable {
         return result
     }
 
+    /// The statements that make writers of the same `key` take turns, first in a transaction,
+    /// until it ends: PostgreSQL's transaction-level advisory lock; none on SQLite, whose writes
+    /// already take turns.
+    public func serializing(_ key: String) -> [SQLStatement] {
+        guard name == SQLDialect.postgres.name else { return [] }
+        return [SQLStatement("SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtext(?))) AS held", [.text(key)])]
+    }
+
     /// The statements that announce `change`, if this database can.
     func announcing(_ change: StoreChange) -> [SQLStatement] {
         announce.map { [$0(change)] } ?? []

@@ -165,8 +165,10 @@ public enum SharedSchema {
                     """,
                     "CREATE INDEX comment_by_document ON comment (document_id, thread_id)",
                     "CREATE INDEX comment_by_thread ON comment (thread_id)",
-                    // The flood limit counts an author's comments of the last minute.
-                    "CREATE INDEX comment_by_author ON comment (author_key, created_at)",
+                    // The flood limit: each subject's (an author's, an address's) comment writes
+                    // of the last minute, kept apart so deleting comments doesn't forget them.
+                    "CREATE TABLE comment_write (subject TEXT NOT NULL, at \(real) NOT NULL)",
+                    "CREATE INDEX comment_write_by_subject ON comment_write (subject, at)",
                 ]),
         ]
     }

@@ -30,7 +30,7 @@ export class DocumentAccess {
     document.body.classList.toggle("read-only", this.readOnly);
     const badge = document.getElementById("view-only");
     badge.hidden = !this.readOnly;
-    if (this.role === "commenter") badge.textContent = "Comments only";
+    badge.textContent = this.role === "commenter" ? "Comments only" : "View only";
     return true;
   }
 
