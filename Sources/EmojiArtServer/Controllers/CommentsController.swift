@@ -324,7 +324,9 @@ struct CommentsController {
 
     private static let tooManyComments = APIError(
         status: .tooManyRequests, code: "too_many_comments",
-        message: "That's \(CommentLimits.perMinute) comments in a minute; wait a moment, then try again.",
+        message:
+            "Too many comments in the last minute (\(CommentLimits.perMinute) a person, "
+            + "\(CommentLimits.perAddressPerMinute) from one address); wait a moment, then try again.",
         headers: [.retryAfter: "60"])
     private static let noSuchComment = APIError.notFound("This document has no such comment.")
     private static let noSuchThread = APIError.notFound("This document has no such comment thread.")
