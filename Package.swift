@@ -122,7 +122,7 @@ let package = Package(
         .target(name: "EmojiArtWire", dependencies: ["EmojiArtKit", "EmojiArtStore", "EmojiArtLive", "EmojiArtGame"]),
         // The View: the web editor's pages, scripts, styles and the OpenAPI document (Public/, plain
         // HTML, CSS and JavaScript modules, no build step) and where they are on disk.
-        .target(name: "EmojiArtWeb", resources: [.copy("Public")]),
+        .target(name: "EmojiArtWeb", dependencies: ["EmojiArtDigest"], resources: [.copy("Public")]),
         // HTTP: the REST API, the live WebSocket protocol and the web editor's routes, as a
         // Hummingbird application.
         .target(

@@ -155,10 +155,14 @@ public actor DocumentLibrary {
         return document
     }
 
-    /// Creates and stores a new document, owned by `owner`.
-    public func create(_ document: EmojiArtDocument, owner: UUID = LocalUser.id) async throws -> LiveDocumentState {
+    /// Creates and stores a new document, owned by `owner`, under `id` (a new one unless a
+    /// client made it: a document created offline, docs/OFFLINE.md). Throws the store's error
+    /// if a document has that id already.
+    public func create(_ document: EmojiArtDocument, id: UUID = UUID(), owner: UUID = LocalUser.id) async throws
+        -> LiveDocumentState
+    {
         let date = now()
-        let record = StoredDocument(id: UUID(), document: document, version: 0, createdAt: date, updatedAt: date)
+        let record = StoredDocument(id: id, document: document, version: 0, createdAt: date, updatedAt: date)
         try await store.createDocument(record, owner: owner)
         guard let live = try await self.document(record.id) else { throw StoreError.notFound(record.id) }
         return try await live.state()

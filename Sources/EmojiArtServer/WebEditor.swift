@@ -39,6 +39,15 @@ struct WebEditor {
             }
             return try await page("signin.html", context)
         }
+        // The service worker, at the root so that it serves every page (docs/OFFLINE.md): its
+        // source after the app shell it keeps, named by version.
+        router.get("/sw.js") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/javascript; charset=utf-8"
+            headers[.cacheControl] = "no-cache"
+            let script = try AppShell.current().serviceWorker()
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: script)))
+        }
         // Clients that don't read the pages' icon link ask for /favicon.ico: the same picture.
         router.get("/favicon.ico") { _, context in
             var headers = HTTPFields()

@@ -153,6 +153,11 @@ struct AccessTests {
         Route(
             name: "duplicate", method: .post, path: { "/api/documents/\($0)/duplicate" },
             allowed: [.owner, .editor, .viewer]),
+        // Issue #38: making a document under an id that is taken changes nothing; whoever sees
+        // it with an account is answered it as it is.
+        Route(
+            name: "create again", method: .put, path: { "/api/documents/\($0)" },
+            json: JSONBody(value: ["title": "Mine now"]), allowed: [.owner, .editor, .viewer]),
         Route(
             name: "create link", method: .post, path: { "/api/documents/\($0)/links" },
             json: JSONBody(value: ["role": "view"]),
@@ -179,7 +184,7 @@ struct AccessTests {
         switch actor {
         case .anonymous, .revokedLink: .unauthorized
         case .otherUser: .notFound
-        case .viewLink, .editLink: route.name == "duplicate" ? .unauthorized : .forbidden
+        case .viewLink, .editLink: ["duplicate", "create again"].contains(route.name) ? .unauthorized : .forbidden
         default: .forbidden
         }
     }

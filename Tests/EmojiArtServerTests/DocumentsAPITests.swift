@@ -52,6 +52,45 @@ struct DocumentsAPITests {
         }
     }
 
+    /// Issue #38: a document made offline is created under the id its client made, once.
+    @Test func putCreatesUnderTheClientsIdOnceAndAgainChangesNothing() async throws {
+        try await withAPI { api in
+            let id = UUID()
+            let made = try await api.request(
+                .put, "/api/documents/\(id.uuidString.lowercased())", json: ["title": "Offline"])
+            #expect(made.status == .created)
+            #expect(made.json["id"] as? String == id.uuidString)
+            #expect(made.json["title"] as? String == "Offline" && made.json["version"] as? Int == 0)
+            let edited = try await api.request(
+                .post, "/api/documents/\(id)/edits",
+                json: ["baseVersion": 0, "edits": [["type": "retitle", "title": "Renamed"]]])
+            #expect(edited.status == .ok)
+            // Sent again (its answer was lost): answered as it is now, nothing made or changed.
+            let again = try await api.request(.put, "/api/documents/\(id)", json: ["title": "Offline"])
+            #expect(again.status == .ok)
+            #expect(again.json["title"] as? String == "Renamed" && again.json["version"] as? Int == 1)
+            let listed = try await api.request(.get, "/api/documents").json["documents"] as? [[String: Any]] ?? []
+            #expect(listed.filter { $0["id"] as? String == id.uuidString }.count == 1)
+            // Without a body: the default title.
+            let untitled = try await api.request(.put, "/api/documents/\(UUID())", bytes: nil)
+            #expect(untitled.status == .created && untitled.json["title"] as? String == "Untitled")
+        }
+    }
+
+    @Test func putRefusesABadIdOrTitleAndMakesNothing() async throws {
+        try await withAPI { api in
+            let bad = try await api.request(.put, "/api/documents/not-a-uuid", json: ["title": "x"])
+            #expect(bad.status == .badRequest)
+            let id = UUID()
+            let long = try await api.request(
+                .put, "/api/documents/\(id)", json: ["title": String(repeating: "x", count: 201)])
+            #expect(long.status == .unprocessableContent)
+            let wrong = try await api.request(.put, "/api/documents/\(id)", json: ["title": 7])
+            #expect(wrong.status == .badRequest || wrong.status == .unprocessableContent)
+            #expect(try await api.request(.get, "/api/documents/\(id)").status == .notFound)
+        }
+    }
+
     @Test func unknownAndMalformedIdsAre404() async throws {
         try await withAPI { api in
             for path in ["/api/documents/\(UUID())", "/api/documents/not-a-uuid"] {

@@ -140,7 +140,14 @@ enum OpenRoutes {
         if path == "/metrics" { return .open }
         if path.hasPrefix("/api/") || path == "/api" { return .api }
         if path == "/signin" || path == "/signin.html" || path.hasPrefix("/s/") { return .open }
-        if path.hasPrefix("/js/") || path.hasPrefix("/css/") || path == "/favicon.ico" || path == "/favicon.svg" {
+        if path.hasPrefix("/js/") || path.hasPrefix("/css/") || path.hasPrefix("/icons/") || path == "/favicon.ico"
+            || path == "/favicon.svg"
+        {
+            return .open
+        }
+        // The app shell (docs/OFFLINE.md): the service worker keeps the two pages' files, which
+        // hold nothing of anyone's; whoever opens one is asked who they are by its script.
+        if path == "/sw.js" || path == "/manifest.webmanifest" || path == "/index.html" || path == "/editor.html" {
             return .open
         }
         return .page

@@ -34,6 +34,7 @@ struct DocumentsController {
         group.post(use: create)
         group.post("import", use: importDocument)
         group.get(":id", use: show)
+        group.put(":id", use: createWithID)
         group.patch(":id", use: rename)
         group.delete(":id", use: delete)
         group.post(":id/duplicate", use: duplicate)
@@ -64,6 +65,41 @@ struct DocumentsController {
         let state = try await library.create(
             try EmojiArtDocument(title: body?.title ?? EmojiArtDocument.defaultTitle), owner: owner)
         return EditedResponse(status: .created, response: DocumentStateBody(state, role: .owner))
+    }
+
+    /// `PUT /api/documents/{id}` with `{"title"?}`: creates the document under the id the client
+    /// made (a document made offline, docs/OFFLINE.md) — `201` — or, when it is there already and
+    /// the requester may see it, answers it as it is — `200`, nothing changed — so sending it
+    /// again is harmless. A document there that the requester may not see is `404`, as ever.
+    @Sendable func createWithID(_ request: Request, context: AppRequestContext) async throws
+        -> EditedResponse<DocumentStateBody>
+    {
+        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
+            if !context.access.isSomeone { throw APIError.unauthorized }
+            throw APIError.badRequest("A document id is a UUID, such as \(UUID()).")
+        }
+        let owner = try Self.owner(context)
+        let body = try await decode(TitleRequest.self, from: request, allowEmpty: true)
+        let document = try EmojiArtDocument(title: body?.title ?? EmojiArtDocument.defaultTitle)
+        if let existing = try await existing(id, context) { return existing }
+        do {
+            let state = try await library.create(document, id: id, owner: owner)
+            return EditedResponse(status: .created, response: DocumentStateBody(state, role: .owner))
+        } catch {
+            // Another request made it first (the same client, twice): the same answer as a repeat.
+            guard let existing = try await existing(id, context) else { throw error }
+            return existing
+        }
+    }
+
+    /// The document `id` as `200` when it exists and the requester may see it; `404` when it
+    /// exists and they may not; nil when there is none.
+    private func existing(_ id: UUID, _ context: AppRequestContext) async throws -> EditedResponse<DocumentStateBody>? {
+        guard let state = try await library.withDocument(id, { try await $0.state() }) else { return nil }
+        guard let grant = try await access.grant(context.access, on: id) else {
+            throw APIError.notFound("There is no document \(id).")
+        }
+        return EditedResponse(status: .ok, response: DocumentStateBody(state, role: grant.role))
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {

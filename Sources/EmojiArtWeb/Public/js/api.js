@@ -13,9 +13,10 @@ class ApiError extends Error {
 
 /**
  * Sends one request and returns the parsed JSON answer (null for 204).
- * `json` is sent as a JSON body; `body` is sent as is (a File, Blob or ArrayBuffer).
+ * `json` is sent as a JSON body; `body` is sent as is (a File, Blob or ArrayBuffer). A 401 goes
+ * to the sign-in page, unless `signIn` is false (the caller decides).
  */
-export async function request(method, path, { json, body, headers = {} } = {}) {
+export async function request(method, path, { json, body, headers = {}, signIn = true } = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers } };
   if (json !== undefined) {
     init.body = JSON.stringify(json);
@@ -42,7 +43,7 @@ export async function request(method, path, { json, body, headers = {} } = {}) {
       data = null;
     }
   }
-  if (response.status === 401 && !path.startsWith("/api/session") && !path.startsWith("/api/users")) {
+  if (response.status === 401 && signIn && !path.startsWith("/api/session") && !path.startsWith("/api/users")) {
     goToSignIn();
   }
   if (!response.ok) {
@@ -61,7 +62,8 @@ const doc = (id) => "/api/documents/" + encodeURIComponent(id);
 export const listDocuments = async () => (await request("GET", "/api/documents")).documents;
 export const createDocument = (title) =>
   request("POST", "/api/documents", { json: title === undefined ? {} : { title } });
-export const getDocument = (id) => request("GET", doc(id));
+/** The document's state; `signIn: false` throws a 401 rather than go to the sign-in page. */
+export const getDocument = (id, { signIn = true } = {}) => request("GET", doc(id), { signIn });
 /** The HTTP status of reading a document (200 if this browser may see it), without going to sign-in on 401. */
 export const documentStatus = (id) => fetch(doc(id), { headers: { Accept: "application/json" } }).then((r) => r.status, () => 0);
 export const renameDocument = (id, title) => request("PATCH", doc(id), { json: { title } });
@@ -207,7 +209,8 @@ export const randomJoke = () => request("GET", "/api/jokes/random");
 /** Sends the browser to the sign-in page, coming back here afterwards. */
 export function goToSignIn() {
   if (location.pathname === "/signin") return;
-  location.assign("/signin?next=" + encodeURIComponent(location.pathname + location.search));
+  // Escaped as the server's own redirect escapes it (slashes kept), so both send to the same address.
+  location.assign("/signin?next=" + encodeURIComponent(location.pathname + location.search).replace(/%2F/g, "/"));
 }
 
 // MARK: - Who is asking (docs/API.md, "Who may ask")

@@ -3,6 +3,11 @@ import * as api from "./api.js";
 import { el, fileStem, formatDate, notify, relativeTime } from "./dom.js";
 import { exportMenu } from "./export-menu.js";
 import { PaletteDialogs } from "./palette-dialogs.js";
+import { AvailableOffline } from "./offline/available-offline.js";
+import { Identity } from "./offline/identity.js";
+import { LocalStore } from "./offline/local-store.js";
+import { registerServiceWorker } from "./offline/worker-registration.js";
+import { signOut } from "./offline/sign-out.js";
 import { PaletteFeed } from "./palettes.js";
 
 const rows = document.getElementById("document-rows");
@@ -16,6 +21,10 @@ const overlay = document.getElementById("drop-overlay");
 const confirmDialog = document.getElementById("confirm-delete");
 
 const editorURL = (id) => "/documents/" + encodeURIComponent(id);
+// What this browser keeps (docs/OFFLINE.md): who is signed in, the documents available offline.
+const store = new LocalStore();
+const identity = new Identity(store);
+const offline = new AvailableOffline(store, identity);
 
 function showError(error, title) {
   notify(error && error.message ? error.message : String(error), { kind: "error", title });
@@ -23,18 +32,26 @@ function showError(error, title) {
 
 async function refresh() {
   let documents;
+  const copies = offline.byId();
   try {
     documents = await api.listDocuments();
+    delete document.body.dataset.offline;
   } catch (error) {
     loading.hidden = true;
-    showError(error, "Couldn’t load documents");
-    return;
+    if (error.status !== 0) return showError(error, "Couldn’t load documents");
+    // No server: the documents this browser keeps, which open offline.
+    documents = await offline.summaries();
+    if (document.body.dataset.offline !== "true") {
+      notify(documents.length ? "Showing the documents available in this browser; they open and can be changed offline." : "No documents are kept in this browser yet.", { title: "Offline" });
+    }
+    document.body.dataset.offline = "true";
   }
   loading.hidden = true;
+  const kept = await copies;
   const mine = documents.filter((summary) => (summary.role || "owner") === "owner");
   const shared = documents.filter((summary) => summary.role && summary.role !== "owner");
-  rows.replaceChildren(...mine.map(row));
-  sharedRows.replaceChildren(...shared.map(row));
+  rows.replaceChildren(...mine.map((summary) => row(summary, kept.get(summary.id))));
+  sharedRows.replaceChildren(...shared.map((summary) => row(summary, kept.get(summary.id))));
   table.hidden = mine.length === 0;
   sharedTable.hidden = shared.length === 0;
   // With accounts, "My documents" and "Shared with me" are named.
@@ -47,35 +64,44 @@ async function refresh() {
 
 /** In accounts mode: who is signed in, and the way out. */
 async function showAccount() {
-  try {
-    const session = await api.session();
-    document.body.dataset.accounts = String(session.access === "accounts");
-    if (session.access !== "accounts") return;
-    document.getElementById("account-name").textContent = session.user.name;
-    document.getElementById("account").hidden = false;
-  } catch {
-    /* a visitor with only share links: no account to show */
-    document.body.dataset.accounts = "true";
+  const { session } = await identity.whoIsAsking(); // and remembers who it is, for what the browser keeps
+  if (!session) {
+    document.body.dataset.accounts = "true"; // a visitor with only share links: no account to show
+    return;
   }
+  document.body.dataset.accounts = String(session.access === "accounts");
+  if (session.access !== "accounts") return;
+  document.getElementById("account-name").textContent = session.user.name;
+  document.getElementById("account").hidden = false;
 }
 
 document.getElementById("sign-out").addEventListener("click", async () => {
   try {
-    await api.signOut();
-  } finally {
-    location.assign("/signin");
+    if (!(await signOut(store, identity))) return;
+  } catch {
+    /* the server is away: what the browser kept is gone all the same */
   }
+  location.assign("/signin");
 });
 
-function row(summary) {
+/** A document's row; `copy` is the copy this browser keeps of it ({pinned}), if any. */
+function row(summary, copy) {
   const role = summary.role || "owner";
   const link = el("a", { class: "doc-title", href: editorURL(summary.id), text: summary.title });
   const thumbnail = el("img", {
     class: "thumbnail", alt: "", loading: "lazy", width: "72", height: "54",
     src: api.thumbnailURL(summary.id, summary.version),
+    on: { error: (event) => event.target.classList.add("missing") }, // offline: no picture
   });
   const badge = role === "owner" ? null : el("span", { class: "role-badge", text: { editor: "Can edit", commenter: "Can comment" }[role] ?? "View only" });
-  const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link, badge);
+  const available = copy ? el("span", { class: "offline-badge", title: "Opens and can be changed without a connection", text: "Available offline" }) : null;
+  const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link, badge, available);
+  const pinned = Boolean(copy?.pinned);
+  const keep = el("button", {
+    type: "button", class: "button small offline-toggle", "aria-pressed": String(pinned), text: "Keep offline",
+    title: pinned ? "Kept in this browser whatever else you open" : "Keep this document in this browser, to open without a connection",
+    on: { click: () => offline.keep(summary.id, !pinned).then(refresh, (error) => showError(error, "Couldn’t keep it offline")) },
+  });
   const exports = exportMenu(summary.id);
   const tr = el("tr", { dataset: { id: summary.id } },
     titleCell,
@@ -86,6 +112,7 @@ function row(summary) {
       role === "viewer" || role === "commenter" ? null : el("button", { type: "button", class: "button small", text: "Rename", on: { click: () => startRename(summary, titleCell) } }),
       el("button", { type: "button", class: "button small", text: "Duplicate", on: { click: () => duplicate(summary) } }),
       exports,
+      keep,
       role === "owner" ? el("button", { type: "button", class: "button small danger", text: "Delete", on: { click: () => confirmDelete(summary) } }) : null));
   return tr;
 }
@@ -219,3 +246,4 @@ setInterval(() => {
 }, 30000);
 
 showAccount().then(refresh);
+registerServiceWorker();

@@ -56,8 +56,9 @@ const NOTICE_WITH_ACTION_MS = 12000; // long enough to read the notice and reach
 
 /**
  * Shows a short message in the page's notice area (an element with id "notices").
- * kind: "info" | "error". Errors stay until dismissed; info fades after a few seconds (longer
- * with an `action`, a button {label, perform} such as Undo, which also dismisses the notice).
+ * kind: "info" | "warning" | "error". Errors and warnings (something works less well than it
+ * should, but works) stay until dismissed; info fades after a few seconds (longer with an
+ * `action`, a button {label, perform} such as Undo, which also dismisses the notice).
  */
 export function notify(message, { kind = "info", title, action } = {}) {
   const area = document.getElementById("notices");
@@ -76,7 +77,7 @@ export function notify(message, { kind = "info", title, action } = {}) {
   });
   area.append(notice);
   while (area.children.length > 4) area.firstElementChild.remove();
-  if (kind !== "error") setTimeout(() => notice.remove(), action ? NOTICE_WITH_ACTION_MS : NOTICE_MS);
+  if (kind === "info") setTimeout(() => notice.remove(), action ? NOTICE_WITH_ACTION_MS : NOTICE_MS);
   return notice;
 }
 

@@ -7,7 +7,9 @@
 // Requests made while the connection is down wait in an outbox, in order, and are sent once it
 // is back. A request that was sent but not answered when the connection dropped is sent again
 // with the same id: the server recognises ids it has already applied and only acknowledges
-// them, so nothing is applied twice and nothing acknowledged is lost.
+// them, so nothing is applied twice and nothing acknowledged is lost. A journal, when given,
+// keeps each request before it is sent and forgets it once answered, so the requests a closed
+// window left unanswered can be handed to the next one (`adopt`) and sent again with their ids.
 //
 // This module imports nothing: the live fuzz test replays its messages through `applyChange` in
 // Chromium with a copy of this file alone (Tests/EmojiArtLiveTests/ChromiumReplay.swift). So the
@@ -42,14 +44,19 @@ export class LiveConnection {
    *   "connecting" | "online" | "offline" | "gone".
    * @param {() => number | null} currentVersion the version the window shows (to reconnect from)
    * @param {import("./backoff.js").Backoff} backoff how long to wait before each reconnection
+   * @param {{keep(item): Promise<void>, forget(item): void, holding?: boolean} | null} journal
+   *   where requests are kept before they are sent ({id, message, body}) and forgotten once
+   *   answered; `holding` holds every request back until `adopt` hands over the earlier ones
    */
-  constructor(documentId, handlers, currentVersion, backoff) {
+  constructor(documentId, handlers, currentVersion, backoff, journal = null) {
     this.documentId = documentId;
     this.handlers = handlers;
     this.currentVersion = currentVersion;
     this.backoff = backoff;
-    /** Requests not yet answered, in order: {id, body, resolve, reject, sent}. */
+    /** Requests not yet answered, in order: {id, message, body, resolve, reject, sent, kept}. */
     this.outbox = [];
+    this.journal = journal;
+    this.holding = Boolean(journal?.holding); // until `adopt`: earlier windows' requests go first
     /** Request ids are this prefix and a count: unique to this window, so a resent request is recognised. */
     this.requestPrefix = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
     this.requestCounter = 0;
@@ -120,18 +127,44 @@ export class LiveConnection {
       return Promise.reject(new LiveRefusal("too_large", "That change is too large to send (over 1 MiB)."));
     }
     return new Promise((resolve, reject) => {
-      const item = { id, message, resolve, reject, sent: false };
+      const item = { id, message, body, resolve, reject, sent: false, kept: !this.journal };
       this.outbox.push(item);
+      if (this.journal) {
+        const kept = () => {
+          item.kept = true;
+          this.flush();
+        };
+        this.journal.keep(item).then(kept, kept); // kept or not (storage refused), it is sent
+      }
       this.flush();
       this.report(this.ready ? "online" : "offline");
     });
   }
 
+  /**
+   * Puts requests an earlier window made and left unanswered ({id, message}, oldest first)
+   * ahead of this window's, and lets everything go. Answers a promise per request, as `request`.
+   */
+  adopt(earlier) {
+    const promises = [];
+    const items = earlier.map(({ id, message }) => {
+      const item = { id, message, sent: false, kept: true };
+      promises.push(new Promise((resolve, reject) => Object.assign(item, { resolve, reject })));
+      return item;
+    });
+    this.outbox.unshift(...items);
+    this.holding = false;
+    this.flush();
+    if (!this.gone) this.report(this.ready ? "online" : "offline");
+    return promises;
+  }
+
   // MARK: - Internals
 
   flush() {
-    if (!this.ready || !this.socket) return;
+    if (!this.ready || !this.socket || this.holding) return;
     for (const item of this.outbox) {
+      if (!item.kept) break; // in order: nothing goes before an earlier request is kept
       if (item.sent) continue;
       this.socket.send(item.message);
       item.sent = true;
@@ -215,6 +248,7 @@ export class LiveConnection {
       return;
     }
     const [item] = this.outbox.splice(index, 1);
+    this.journal?.forget(item);
     if (message.type === "ack") item.resolve(message.version);
     else item.reject(new LiveRefusal(message.code, message.message, message.currentVersion));
     this.report("online");
@@ -227,7 +261,8 @@ export class LiveConnection {
     for (const item of this.outbox) item.sent = false; // sent again (by id) once back
     if (event.code === 4401 || event.code === 4403) {
       // No one signed in, or this window's access ended (a revoked link, a changed role):
-      // reconnecting would not help; the editor finds out what it may do now.
+      // reconnecting would not help; the editor finds out what it may do now. What the journal
+      // keeps stays (signed in again, it is sent); the editor forgets it if access is gone.
       this.gone = true;
       for (const item of this.outbox.splice(0)) {
         item.reject(new LiveRefusal("forbidden", event.reason || "Your access to this document ended."));
@@ -239,6 +274,7 @@ export class LiveConnection {
     if (event.code === 4404 || this.gone) {
       this.gone = true;
       for (const item of this.outbox.splice(0)) {
+        this.journal?.forget(item);
         item.reject(new LiveRefusal("gone", "This document no longer exists."));
       }
       if (event.code === 4404) this.handlers.deleted();
@@ -248,6 +284,7 @@ export class LiveConnection {
     if (event.code === 4400) {
       // The server could not read a request: a defect here, not something a retry mends.
       for (const item of this.outbox.splice(0)) {
+        this.journal?.forget(item);
         item.reject(new LiveRefusal("bad_message", event.reason || "The server could not read a change."));
       }
     }

@@ -1,6 +1,9 @@
 // The sign-in page (accounts mode): name and password, then back where the user was going.
 // With open sign-up it also makes accounts.
 import * as api from "./api.js";
+import { DocumentCopies } from "./offline/document-copies.js";
+import { LocalStore } from "./offline/local-store.js";
+import { forgetDocumentRecords } from "./offline/unsent-queue.js";
 
 const OWN_HOSTS = () => new Set([location.hostname.toLowerCase(), "localhost", "127.0.0.1", "[::1]"]);
 const PATH_SAFE = /[A-Za-z0-9\-._~!$&'()*+,;=:@/]/;
@@ -133,6 +136,7 @@ class SignInPage {
   }
 
   async start() {
+    forgetRefusedDocument();
     try {
       const health = await api.health();
       if (health.access !== "accounts") {
@@ -146,6 +150,19 @@ class SignInPage {
     this.$("signin-name").focus();
     document.body.dataset.ready = "true";
   }
+}
+
+/**
+ * Sent here from a document the server wouldn't open for a visitor without an account (its link
+ * was revoked): the changes this browser kept for it as that visitor can never be sent, so they
+ * go (docs/OFFLINE.md).
+ */
+function forgetRefusedDocument() {
+  const match = /^\/documents\/([^/?#]+)\/?$/.exec(nextPath(location.search));
+  if (!match) return;
+  const store = new LocalStore();
+  forgetDocumentRecords(store, "guest", decodeURIComponent(match[1])).catch(() => {});
+  new DocumentCopies(store).forget("guest", decodeURIComponent(match[1])).catch(() => {});
 }
 
 new SignInPage().start();

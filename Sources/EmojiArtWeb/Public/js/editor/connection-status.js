@@ -34,7 +34,7 @@ export class ConnectionStatus {
       this.set("loading", loaded ? "Reconnecting…" : "Connecting…", waiting ? `${changes} waiting to be saved` : "");
     } else {
       const seconds = Math.max(1, Math.round((retryIn || 0) / 1000));
-      const text = waiting ? `Offline — ${changes} waiting` : "Offline";
+      const text = waiting ? `Offline — ${changes} waiting` : !loaded ? "Offline — not kept in this browser" : readOnly ? "Offline" : "Offline — changes will be sent";
       this.set("offline", text, `Not connected to the server; trying again in ${seconds} s. Click to retry now.`);
     }
     this.box.dataset.waiting = String(waiting);

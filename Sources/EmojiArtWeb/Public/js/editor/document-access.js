@@ -18,20 +18,36 @@ export class DocumentAccess {
     return this.role === "viewer" || this.role === "commenter"; // a commenter comments, changing nothing
   }
 
-  /** Learns the role and marks the page with it; false when there is none to learn (404: the live connection says so too). */
+  /**
+   * Learns the role and marks the page with it; false when there is none to learn, with the
+   * status that said so in `denied` (404: the live connection says so too; 401: no one signed
+   * in, for the caller to send to the sign-in page).
+   */
   async load() {
     try {
-      this.role = (await api.getDocument(this.documentId)).role || "owner";
+      this.role = (await api.getDocument(this.documentId, { signIn: false })).role || "owner";
     } catch (error) {
+      this.denied = error.status;
       if (error.status !== 401) this.role = null;
       return false;
     }
+    this.show();
+    return true;
+  }
+
+  /** The role a copy kept in the browser was opened with, until the server says (offline). */
+  assume(role) {
+    if (this.role) return;
+    this.role = role;
+    this.show();
+  }
+
+  show() {
     document.body.dataset.role = this.role;
     document.body.classList.toggle("read-only", this.readOnly);
     const badge = document.getElementById("view-only");
     badge.hidden = !this.readOnly;
     badge.textContent = this.role === "commenter" ? "Comments only" : "View only";
-    return true;
   }
 
   /** An owner signed in with an account may share the document: the Share button appears. */

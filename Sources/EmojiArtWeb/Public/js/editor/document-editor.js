@@ -2,8 +2,9 @@
 // server last described it and draws it (with any edits still waiting drawn over it), answers
 // what the action table asks, and hands each job to its part: edits (./edit-requests.js), the
 // clipboard, drops, the connection's status, this window's pointer for the others
-// (./presence-reporter.js), who else is here (./people.js), comments (./comments.js), what a
-// screen reader hears, the zoom and pan remembered and the role (./document-access.js).
+// (./presence-reporter.js), who else is here (./people.js), comments (./comments.js), the changes
+// kept in the browser until answered (./unsent-changes.js), what a screen reader hears, the zoom
+// and pan remembered and the role (./document-access.js).
 import { Backoff } from "../backoff.js";
 import { CanvasView, isTyping } from "../canvas/canvas.js";
 import { notify } from "../dom.js";
@@ -11,6 +12,8 @@ import { exportMenu } from "../export-menu.js";
 import { applyChange, LiveConnection } from "../live.js";
 import { PaletteBar } from "../palette-bar.js";
 import { PaletteDialogs } from "../palette-dialogs.js";
+import { Identity } from "../offline/identity.js";
+import { LocalStore } from "../offline/local-store.js";
 import { PaletteFeed } from "../palettes.js";
 import { ActionManager } from "./action-manager.js";
 import { ACTIONS } from "./actions.js";
@@ -20,21 +23,23 @@ import { ClipboardCommands } from "./clipboard-commands.js";
 import { Comments } from "./comments.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ContextMenu } from "./context-menu.js";
+import { CreatedEmojis } from "./created-emojis.js";
 import { DocumentAccess } from "./document-access.js";
 import { DropReceiver } from "./drop-receiver.js";
 import { clampCoordinate, EditRequests, turnEdits } from "./edit-requests.js";
 import { EmojiCommands } from "./emoji-commands.js";
 import { HistoryPanel } from "./history-panel.js";
 import { MosaicDialog } from "./mosaic-dialog.js";
+import { OfflineCopy } from "./offline-copy.js";
 import { People } from "./people.js";
 import { predict } from "./prediction.js";
 import { PresenceReporter } from "./presence-reporter.js";
 import { SavedView } from "./saved-view.js";
 import { ShortcutsPanel } from "./shortcuts-panel.js";
 import { ToolbarFold } from "./toolbar-fold.js";
+import { UnsentChanges } from "./unsent-changes.js";
 
 const NEW_EMOJI_SCREEN_SIZE = 40; // px: a new emoji's size on screen at the zoom it is added at
-const CREATED_REMEMBERED = 64; // versions whose new ids are kept, to select what a paste made
 
 export class DocumentEditor {
   /** @param {string} documentId */
@@ -46,8 +51,8 @@ export class DocumentEditor {
     this.gone = false;
     this.online = false;
     this.renderScheduled = false;
-    /** version → [first new id, next id]: the emojis each recent change added (to select what we pasted). */
-    this.created = new Map();
+    /** The emojis each recent change added (to select what this window pasted). */
+    this.created = new CreatedEmojis();
     /** A past version shown read-only by the History panel, or null (the document now). */
     this.preview = null;
     /** The locked emoji the context menu opened on (its Unlock), or null. */
@@ -116,16 +121,21 @@ export class DocumentEditor {
         if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) this.addEmoji(emoji, this.canvas.documentPoint(x, y));
       },
     }, new PaletteDialogs(new PaletteFeed(), { picker: this.emoji.picker }));
+    const store = new LocalStore(); // what this browser keeps (docs/OFFLINE.md), and for whom
+    const kept = { store, identity: new Identity(store) };
+    this.unsent = new UnsentChanges(this, kept);
+    this.copy = new OfflineCopy(this, kept);
     this.live = new LiveConnection(
       documentId,
       {
         snapshot: (next) => {
           this.render(next);
-          document.body.dataset.ready = "true";
+          Object.assign(document.body.dataset, { ready: "true", source: "server" });
         },
         synced: (message) => {
           const { undoActionName, redoActionName, backgroundState } = message;
           this.render({ ...this.state, undoActionName, redoActionName, backgroundState });
+          document.body.dataset.source = "server";
         },
         change: (message) => this.changed(message),
         background: (backgroundState) => {
@@ -141,6 +151,7 @@ export class DocumentEditor {
       },
       () => (this.state ? this.state.version : null),
       new Backoff(), // reconnecting: 250 ms doubling to 15 s, each ±20 % (docs/API.md)
+      this.unsent.journal,
     );
     this.presence = new PresenceReporter(this.live, this.canvas, () => this.people?.follow.peer ?? null);
     this.people = new People(this);
@@ -224,6 +235,7 @@ export class DocumentEditor {
     if (document.activeElement !== this.titleInput) this.titleInput.value = shown.title;
     this.titleInput.disabled = this.gone || this.readOnly || this.previewing;
     this.canvas.render(shown);
+    this.copy.changed(next);
     this.comments.rendered();
     this.backgroundNotices.rendered(next.backgroundState || { status: "none" }, next.background);
     this.actions.refresh();
@@ -269,7 +281,7 @@ export class DocumentEditor {
     try {
       const firstNew = this.state.nextEmojiId;
       this.state = applyChange(this.state, message);
-      this.rememberCreated(message.version, firstNew, this.state.nextEmojiId);
+      this.created.remember(message.version, firstNew, this.state.nextEmojiId);
     } catch {
       this.live.resynchronize(); // cannot happen with a correct server: start again from a snapshot
       return;
@@ -284,6 +296,7 @@ export class DocumentEditor {
     this.online = status.state === "online";
     if (this.online && !wasOnline) {
       this.requests.backOnline();
+      this.unsent.backOnline();
       this.comments.refresh(); // what changed while offline
     }
     if (wasOnline && !this.online) this.people.offline();
@@ -293,6 +306,7 @@ export class DocumentEditor {
   deleted() {
     if (this.gone) return;
     this.gone = true;
+    this.unsent.forgetDocument();
     if (!this.state) {
       notify("There is no such document. It may have been deleted.", { kind: "error", title: "Couldn’t open this document" });
       return;
@@ -304,6 +318,7 @@ export class DocumentEditor {
   async accessEnded(code, reason) {
     if (!(await this.access.ended(code))) return;
     this.gone = true;
+    this.unsent.forgetDocument(); // a revoked link or a lost role: what is kept can't be sent
     if (this.state) this.render(this.state);
     this.status.set("error", "No access", reason);
     notify((reason || "Your access to this document ended.") + " Ask its owner for a new link.", { kind: "error", title: "Access ended" });
@@ -311,7 +326,7 @@ export class DocumentEditor {
 
   /** Learns the requester's role, then sets the editor up for it. */
   async loadRole() {
-    if (!(await this.access.load())) return;
+    if (!(await this.access.load())) return this.unsent.accessDenied(this.access.denied);
     this.canvas.readOnly = this.readOnly || this.previewing;
     await this.access.offerSharing();
     if (this.state) this.render(this.state);
@@ -320,17 +335,9 @@ export class DocumentEditor {
 
   // MARK: - The emojis a change added (to select what this window pasted, duplicated or picked)
 
-  rememberCreated(version, first, next) {
-    if (next > first) this.created.set(version, [first, next]);
-    if (this.created.size > CREATED_REMEMBERED) this.created.delete(this.created.keys().next().value);
-  }
-
   /** The ids of the emojis the change at `version` added that are still there. */
   createdIds(version) {
-    const range = this.created.get(version);
-    if (!range || !this.state) return [];
-    const [first, next] = range;
-    return this.state.emojis.filter((emoji) => emoji.id >= first && emoji.id < next).map((emoji) => emoji.id);
+    return this.created.ids(version, this.state);
   }
 
   /** Selects the emojis the change at `version` added, once it is drawn (and focuses the first). */
@@ -404,9 +411,7 @@ export class DocumentEditor {
 
   start() {
     const $ = this.$;
-    this.actions.bindButtons($("editor-toolbar"));
-    this.actions.bindButtons($("palette-bar"));
-    this.actions.bindButtons($("people"));
+    for (const bar of ["editor-toolbar", "palette-bar", "people"]) this.actions.bindButtons($(bar));
     new ToolbarFold($("toolbar-more"), $("toolbar-fold"));
     $("export-slot").replaceWith(exportMenu(this.documentId, { selection: () => [...this.canvas.selection] }));
     this.status.box.addEventListener("click", () => this.live.retryNow());
@@ -430,17 +435,14 @@ export class DocumentEditor {
     document.addEventListener("drop", (event) => event.preventDefault());
     addEventListener("pagehide", (event) => {
       this.savedView.saveNow();
+      this.copy.saveNow();
       if (!event.persisted) this.live.close();
-    });
-    // Edits still waiting when the window closes would be lost: ask first.
-    addEventListener("beforeunload", (event) => {
-      if (this.live.waiting > 0 && !this.gone) event.preventDefault();
     });
     this.savedView.restore();
     this.showZoom();
-    this.loadRole().then(() => {
-      if (!this.readOnly) this.palettes.load();
-    });
+    this.loadRole().then(() => this.readOnly || this.palettes.load());
+    this.unsent.restore();
+    this.copy.open();
     this.live.open();
   }
 }

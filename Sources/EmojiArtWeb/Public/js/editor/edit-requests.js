@@ -52,16 +52,23 @@ export class EditRequests {
     );
     if (editor.online) return request;
     // Offline: draw it now, marked pending; the gesture that made it can let go of its feedback.
+    this.drawPending(edits, request);
+    return Promise.resolve(undefined);
+  }
+
+  /** Draws `edits` over the document, marked pending, until `answer` settles (or the connection is back). */
+  drawPending(edits, answer) {
+    const editor = this.editor;
+    if (editor.online) return;
     const entry = { edits };
     this.predicted.push(entry);
-    request.finally(() => {
+    answer.finally(() => {
       const index = this.predicted.indexOf(entry);
       if (index < 0) return;
       this.predicted.splice(index, 1);
       editor.scheduleRender();
     });
-    editor.render(editor.state);
-    return Promise.resolve(undefined);
+    if (editor.state) editor.render(editor.state);
   }
 
   /** The connection is back: the server's answers to what was waiting replace what this window drew meanwhile. */

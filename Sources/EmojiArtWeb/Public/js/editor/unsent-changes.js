@@ -1,0 +1,166 @@
+// The changes this window made that the server hasn't answered, kept in the browser
+// (../offline/unsent-queue.js) so that none is lost with the tab (docs/OFFLINE.md). It is the
+// live connection's journal: each request is written before it is sent and deleted when the
+// server answers. When the editor opens, it takes over what closed windows of the document
+// left — after a reload, a closed tab, a crashed browser — draws it pending and sends it first,
+// with the original request ids, so each is applied once; what the server refuses is named in
+// one notice. Where the browser keeps nothing (a private window, storage full) the editor works
+// as before, with a warning.
+import { goToSignIn } from "../api.js";
+import { notify } from "../dom.js";
+import { isQuotaError } from "../offline/local-store.js";
+import { holdWindowLock, UnsentQueue } from "../offline/unsent-queue.js";
+import { changeLabel, refusalReason } from "./change-labels.js";
+
+const changes = (count) => (count === 1 ? "1 change" : `${count} changes`);
+
+export class UnsentChanges {
+  /**
+   * @param {import("./document-editor.js").DocumentEditor} editor
+   * @param {{store: import("../offline/local-store.js").LocalStore, identity: import("../offline/identity.js").Identity}} kept
+   */
+  constructor(editor, { store, identity }) {
+    this.editor = editor;
+    this.store = store;
+    this.identity = identity;
+    /** Resolves to the queue, or null when the browser keeps nothing. */
+    this.queue = null;
+    this.warned = false;
+    /** What LiveConnection keeps requests with; it holds them until `restore` hands over the earlier ones. */
+    this.journal = {
+      holding: true,
+      keep: (item) => this.keep(item),
+      forget: (item) => this.forget(item),
+    };
+  }
+
+  /**
+   * Takes over what earlier windows of the document left unsent, then lets this window's requests
+   * go. Nothing is sent until the server has said who is signed in: a queue written under one
+   * account is never sent under another. While it can't be asked (offline), this window's
+   * requests are kept under the last account it named, and given to the one it names once back.
+   */
+  async restore() {
+    const editor = this.editor;
+    const windowId = editor.live.requestPrefix;
+    // What waits when the window closes is sent by the next one, unless the browser won't keep it: then ask first.
+    addEventListener("beforeunload", (event) => {
+      if (editor.live.waiting > 0 && !editor.gone && !this.kept) event.preventDefault();
+    });
+    let earlier = [];
+    try {
+      this.queue = this.identity.whoIsAsking().then(({ key }) => new UnsentQueue(this.store, key, editor.documentId, windowId));
+      const queue = await this.queue;
+      holdWindowLock(windowId);
+      await this.checkRoom();
+      let who = await this.identity.whoIsAsking();
+      while (!who.confirmed) {
+        await this.nextChance();
+        who = await this.identity.whoIsAsking({ again: true });
+      }
+      if (who.key !== queue.owner) await queue.reown(who.key);
+      const { records, skipped } = await queue.takeOver();
+      this.reportSkipped(skipped);
+      earlier = records;
+    } catch {
+      notify("Changes this browser kept for this document couldn’t be read; they were skipped.", { kind: "warning", title: "Unsent changes" });
+    }
+    const answers = editor.live.adopt(earlier.map((record) => ({ id: record.requestId, message: record.message })));
+    const refused = [];
+    earlier.forEach((record, index) => {
+      const answer = answers[index].catch((error) => {
+        refused.push({ label: record.label || "A change", error });
+      });
+      if (Array.isArray(record.edits)) editor.requests.drawPending(record.edits, answer);
+    });
+    document.body.dataset.restored = String(earlier.length);
+    await Promise.all(answers.map((answer) => answer.catch(() => {})));
+    if (refused.length) this.reportRefused(refused);
+  }
+
+  /** Resolves when the server may answer again: the connection came back, or a few seconds passed online. */
+  nextChance() {
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      if (this.editor.online) setTimeout(resolve, 3000);
+    });
+  }
+
+  /** The connection is back: a good time to ask again who is signed in. */
+  backOnline() {
+    this.wake?.();
+  }
+
+  /** Whether what waits is kept in the browser (if not, closing the window loses it). */
+  get kept() {
+    return !["refused", "full"].includes(document.body.dataset.storage);
+  }
+
+  keep(item) {
+    const label = changeLabel(item.body, this.editor.state);
+    return (async () => {
+      const queue = await this.queue;
+      if (!queue) throw new Error("nothing is kept");
+      await queue.keep({ requestId: item.id, message: item.message, edits: item.body?.edits, label });
+    })().catch((error) => this.warn(isQuotaError(error) ? "full" : "refused"));
+  }
+
+  forget(item) {
+    Promise.resolve(this.queue)
+      .then((queue) => queue?.forget(item.id))
+      .catch(() => {});
+  }
+
+  /** Access to the document ended for good (or it was deleted): nothing kept for it is sent, and its copy goes. */
+  async forgetDocument() {
+    this.editor.copy.forget();
+    const queue = await this.queue;
+    await queue?.forgetDocument().catch(() => {});
+  }
+
+  /**
+   * Reading the document was refused with `status`: 404, it can't be seen (deleted, or no longer
+   * shared); 401, no one is signed in — a link visitor's link was revoked (what a guest kept
+   * for it goes), or an account's session ended (kept: it is sent once they are back). Then on
+   * to the sign-in page.
+   */
+  async accessDenied(status) {
+    if (status === 404 || (status === 401 && (await this.identity.whoIsAsking()).key === "guest")) await this.forgetDocument();
+    if (status === 401) goToSignIn();
+  }
+
+  // MARK: - Notices
+
+  async checkRoom() {
+    const room = await this.store.health();
+    if (room.refused) this.warn("refused");
+    else if (room.nearlyFull) this.warn("nearly full");
+    else document.body.dataset.storage ??= "kept";
+  }
+
+  warn(why) {
+    if (this.warned) return;
+    this.warned = true;
+    document.body.dataset.storage = why;
+    const text = {
+      refused: "This browser won’t keep changes for this site (a private window, or storage is off), so changes made offline are lost if this tab closes before they are sent.",
+      full: "This browser is out of room for this site, so changes made offline are lost if this tab closes before they are sent. Free some space to keep them.",
+      "nearly full": "This browser’s storage for this site is nearly full; soon changes made offline won’t be kept if this tab closes.",
+    }[why];
+    notify(text, { kind: "warning", title: "Changes kept in this tab only" });
+  }
+
+  reportSkipped({ unreadable, older }) {
+    if (unreadable) {
+      notify(`${changes(unreadable)} this browser kept couldn’t be read and ${unreadable === 1 ? "was" : "were"} skipped.`, { kind: "warning", title: "Unsent changes" });
+    }
+    if (older) {
+      notify(`${changes(older)} kept by an older version of EmojiArt couldn’t be sent and ${older === 1 ? "was" : "were"} discarded.`, { kind: "warning", title: "Unsent changes" });
+    }
+  }
+
+  reportRefused(refused) {
+    const named = refused.map(({ label, error }) => `${label} — ${refusalReason(error, label)}`).join("; ");
+    notify(`${changes(refused.length)} couldn’t be applied: ${named}.`, { kind: "error", title: "Not applied" });
+  }
+}

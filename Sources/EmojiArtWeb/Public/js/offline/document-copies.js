@@ -1,0 +1,73 @@
+// Copies of the documents this browser opened lately, so they open with no server (and at once
+// with one): the last 30 a person opened, and any they keep "Available offline", in IndexedDB
+// (./local-store.js) per owner — the account that opened them (./identity.js). A copy is the
+// document's state as the server last sent it, with its version, and the requester's role:
+//
+//   {owner, id, title, version, updatedAt, emojiCount, role, state, openedAt, pinned}
+//
+// Copies go with their owner's sign-out, and one at a time when its document can't be seen.
+import { settled } from "./local-store.js";
+
+/** How many documents are kept besides the pinned ones (the most recently opened). */
+const RECENT_COPIES = 30;
+/** The Cache Storage cache the service worker keeps stored images in (./service-worker.js). */
+const IMAGES_CACHE = "emojiart-images";
+
+export class DocumentCopies {
+  /** @param {import("./local-store.js").LocalStore} store */
+  constructor(store) {
+    this.store = store;
+  }
+
+  /** The copy of document `id` for `owner`, or null. */
+  async read(owner, id) {
+    const copy = await this.store.within("documents", "readonly", (store) => settled(store.get([owner, id])), null);
+    return copy && typeof copy.state === "object" && Number.isInteger(copy.version) ? copy : null;
+  }
+
+  /** The owner's copies without their states, most recently opened first. */
+  async list(owner) {
+    const copies = await this.store.within("documents", "readonly", (store) => settled(store.index("byOwner").getAll(owner)), []);
+    return copies.map(({ state, ...summary }) => summary).sort((a, b) => b.openedAt - a.openedAt);
+  }
+
+  /**
+   * Keeps `state` (a document's state as the HTTP API and the live snapshot have it) for `owner`
+   * — opened now, unless `opened` is false — and forgets their oldest unpinned copies beyond
+   * RECENT_COPIES.
+   */
+  save(owner, state, { role = "owner", opened = true } = {}) {
+    return this.store.within("documents", "readwrite", async (store) => {
+      const earlier = await settled(store.get([owner, state.id]));
+      store.put({
+        owner, id: state.id, title: state.title, version: state.version, updatedAt: state.updatedAt,
+        emojiCount: state.emojis?.length ?? 0, role, state,
+        openedAt: opened ? Date.now() : earlier?.openedAt ?? Date.now(), pinned: earlier?.pinned ?? false,
+      });
+      const copies = await settled(store.index("byOwner").getAll(owner));
+      const recent = copies.filter((copy) => !copy.pinned).sort((a, b) => b.openedAt - a.openedAt);
+      for (const old of recent.slice(RECENT_COPIES)) store.delete([owner, old.id]);
+    });
+  }
+
+  /** Keeps the owner's copy of `id` whatever else they open (or lets it age out again). */
+  pin(owner, id, pinned) {
+    return this.store.within("documents", "readwrite", async (store) => {
+      const copy = await settled(store.get([owner, id]));
+      if (copy) store.put({ ...copy, pinned });
+    });
+  }
+
+  /** Forgets the owner's copy of `id` (the document is gone, or they can't see it any more). */
+  forget(owner, id) {
+    return this.store.within("documents", "readwrite", (store) => store.delete([owner, id]));
+  }
+
+  /** Forgets every copy of `owner`'s, and the stored images kept for them (signing out). */
+  async forgetAll(owner) {
+    await this.store.within("documents", "readwrite", async (store) => {
+      for (const key of await settled(store.index("byOwner").getAllKeys(owner))) store.delete(key);
+    });
+    await globalThis.caches?.delete(IMAGES_CACHE).catch(() => {});
+  }
+}

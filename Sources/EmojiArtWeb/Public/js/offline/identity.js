@@ -1,0 +1,55 @@
+// Who is asking, as the key of what this browser keeps for them (./local-store.js): "user:<id>"
+// for someone signed in (or the local user, in local mode), "guest" for a visitor who came
+// through share links. The server says who it is (`GET /api/session`); while it can't be reached
+// the last answer, remembered (in IndexedDB, which a crashed browser doesn't lose), stands in.
+import { DocumentCopies } from "./document-copies.js";
+
+const REMEMBERED = "identity";
+
+/** The key of a `GET /api/session` answer (null: nobody signed in, a link visitor at most). */
+const identityKey = (session) => (session?.user?.id ? "user:" + session.user.id : "guest");
+
+export class Identity {
+  /** @param {import("./local-store.js").LocalStore} store */
+  constructor(store) {
+    this.store = store;
+    this.asking = null;
+  }
+
+  /**
+   * {key, previous, confirmed, session}: whose things this page may read and write, and the
+   * server's answer (`GET /api/session`, null for nobody). `previous` is the key remembered from
+   * an earlier answer when it differs (someone else used this browser since); `confirmed` is
+   * false when the server couldn't be asked and the remembered key stands in (or, with none
+   * remembered, "unknown", whose things are never sent). Asked once per page; `again` asks again
+   * when the last answer wasn't confirmed.
+   */
+  whoIsAsking({ again = false } = {}) {
+    if (again && this.asking) this.asking = this.asking.then((who) => (who.confirmed ? who : this.ask()));
+    this.asking ??= this.ask();
+    return this.asking;
+  }
+
+  async ask() {
+    const [before, response] = await Promise.all([
+      this.store.readMeta(REMEMBERED).catch(() => undefined),
+      fetch("/api/session", { headers: { Accept: "application/json" } }).catch(() => null),
+    ]);
+    if (!response || (response.status !== 200 && response.status !== 401)) {
+      return { key: before ?? "unknown", previous: null, confirmed: false, session: null };
+    }
+    const session = response.status === 200 ? await response.json().catch(() => null) : null;
+    const key = identityKey(session);
+    const previous = before && before !== key ? before : null;
+    if (key !== before) await this.store.writeMeta(REMEMBERED, key).catch(() => {});
+    // Someone else used this browser since: their copies of documents go (their unsent changes
+    // stay theirs, never sent as anyone else, until they sign out or come back).
+    if (previous) await new DocumentCopies(this.store).forgetAll(previous).catch(() => {});
+    return { key, previous, confirmed: true, session };
+  }
+
+  /** Nobody is signed in here any more (signed out): forget the remembered key. */
+  forget() {
+    return this.store.writeMeta(REMEMBERED, undefined);
+  }
+}

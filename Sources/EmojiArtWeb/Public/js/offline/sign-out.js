@@ -1,0 +1,36 @@
+// Signing out on a shared computer: the session ends on the server, and nothing of this user
+// stays in the browser — the changes not yet sent (asked first), the copies of their documents
+// and the images kept for them, and who was signed in (docs/OFFLINE.md, "Accounts and shared
+// computers").
+import * as api from "../api.js";
+import { confirmAction } from "../dom.js";
+import { DocumentCopies } from "./document-copies.js";
+import { countUnsent, forgetOwner } from "./unsent-queue.js";
+
+/**
+ * Signs out whoever is signed in and deletes what the browser keeps for them; resolves false
+ * when they chose to stay signed in (rather than discard changes not yet sent).
+ * @param {import("./local-store.js").LocalStore} store
+ * @param {import("./identity.js").Identity} identity
+ */
+export async function signOut(store, identity) {
+  const owner = (await identity.whoIsAsking()).key;
+  const unsent = await countUnsent(store, owner).catch(() => 0);
+  if (unsent > 0) {
+    const changes = unsent === 1 ? "1 change" : `${unsent} changes`;
+    const leave = await confirmAction({
+      title: "Sign out?",
+      message: `${changes} made in this browser ${unsent === 1 ? "hasn’t" : "haven’t"} reached the server yet. Signing out deletes ${unsent === 1 ? "it" : "them"} from this browser.`,
+      confirmLabel: "Sign out and discard",
+    });
+    if (!leave) return false;
+  }
+  try {
+    await api.signOut();
+  } finally {
+    await forgetOwner(store, owner).catch(() => {});
+    await new DocumentCopies(store).forgetAll(owner).catch(() => {});
+    await identity.forget().catch(() => {});
+  }
+  return true;
+}

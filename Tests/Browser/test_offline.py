@@ -1,0 +1,507 @@
+"""Offline first (docs/OFFLINE.md): the changes a window made are kept in the browser's IndexedDB
+before they are sent, and the next window of the document sends what a closed tab, a reload or a
+killed browser left — each once, in order — or names what the server refused.
+
+These tests run Chromium processes of their own on a profile folder (connected to over CDP), so
+a browser can be killed with SIGKILL and started again on the same profile, as a crash would."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import subprocess
+import time
+import urllib.request
+
+import requests
+from playwright.sync_api import expect
+
+from browser_server import free_port, start_serve
+from conftest import CHROMIUM
+from test_accounts import PASSWORD, accounts_server, session, sign_in  # noqa: F401 (accounts_server: a fixture)
+
+# The queue's records, read in the page (whatever their owner).
+QUEUE = """async () => {
+  const database = await new Promise((resolve, reject) => {
+    const request = indexedDB.open("emojiart");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  if (!database.objectStoreNames.contains("queue")) { database.close(); return []; }
+  const records = await new Promise((resolve) => {
+    const request = database.transaction("queue").objectStore("queue").getAll();
+    request.onsuccess = () => resolve(request.result);
+  });
+  database.close();
+  return records;
+}"""
+
+# The browser's copies of documents, read in the page (whatever their owner).
+COPIES = QUEUE.replace('"queue"', '"documents"')
+
+# Adds a record to the queue as a window that is gone would have left it.
+ADD_RECORD = """async (record) => {
+  const database = await new Promise((resolve) => {
+    const request = indexedDB.open("emojiart");
+    request.onsuccess = () => resolve(request.result);
+  });
+  await new Promise((resolve, reject) => {
+    const transaction = database.transaction("queue", "readwrite");
+    transaction.objectStore("queue").add(record);
+    transaction.oncomplete = resolve;
+    transaction.onerror = () => reject(transaction.error);
+  });
+  database.close();
+}"""
+
+
+@contextlib.contextmanager
+def chromium(browser, profile):
+    """A Chromium process of our own on the profile folder `profile`: (its browser over CDP, the process)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [CHROMIUM, "--headless=new", "--no-sandbox", f"--remote-debugging-port={port}", f"--user-data-dir={profile}",
+         "--no-first-run", "--no-default-browser-check", "--disable-gpu", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=1):
+                break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise AssertionError("Chromium did not start")
+            time.sleep(0.1)
+    connected = browser.browser_type.connect_over_cdp(f"http://127.0.0.1:{port}")
+    try:
+        yield connected, process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+        with contextlib.suppress(Exception):
+            connected.close()
+
+
+@contextlib.contextmanager
+def own_server(tmp_path, *options):
+    """`emojiart serve` on a port of its own, with a data folder that outlives a restart."""
+    port = free_port()
+    log = open(tmp_path / "server.log", "ab")
+    data = ["--data", str(tmp_path / "data"), *options]
+    handle = {"process": start_serve(port, log, *data), "base": f"http://127.0.0.1:{port}"}
+
+    def stop():
+        handle["process"].terminate()
+        handle["process"].wait(timeout=15)
+
+    def start():
+        handle["process"] = start_serve(port, log, *data)
+
+    handle["stop"], handle["start"] = stop, start
+    try:
+        yield handle
+    finally:
+        if handle["process"].poll() is None:
+            handle["process"].terminate()
+            handle["process"].wait(timeout=15)
+        log.close()
+
+
+def document_with_a_dog(base: str, title: str) -> dict:
+    """A new document with 🐶 (id 1) at 0, 0; its state."""
+    doc = requests.post(base + "/api/documents", json={"title": title}, timeout=10).json()
+    return requests.post(f"{base}/api/documents/{doc['id']}/edits", timeout=10, json={
+        "baseVersion": doc["version"],
+        "edits": [{"type": "addEmoji", "text": "🐶", "position": {"x": 0, "y": 0}, "size": 40}]}).json()
+
+
+def editor(context, base, doc_id):
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/documents/{doc_id}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    # The server has said who is signed in, and what closed windows left is taken over.
+    expect(page.locator("body")).to_have_attribute("data-restored", re.compile(r"\d+"))
+    return page
+
+
+def kept(page) -> list:
+    return page.evaluate(QUEUE)
+
+
+def wait_kept(page, count: int) -> None:
+    deadline = time.monotonic() + 10
+    while len(kept(page)) != count:
+        assert time.monotonic() < deadline, f"{len(kept(page))} records kept, not {count}"
+        page.wait_for_timeout(50)
+
+
+def test_edits_made_offline_survive_a_killed_browser_and_are_applied_once_in_order(browser, tmp_path):
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = document_with_a_dog(base, "Before")
+        profile = tmp_path / "profile"
+        with chromium(browser, profile) as (chrome, process):
+            context = chrome.contexts[0]
+            first = editor(context, base, doc["id"])
+            second = editor(context, base, doc["id"])  # another tab of the same document
+            expect(first.locator(".palette-emoji").first).to_be_visible()
+            server["stop"]()
+            for page in (first, second):
+                expect(page.locator("#save-status")).to_have_attribute("data-state", "offline")
+
+            # The first tab moves the dog right three times and renames the document…
+            first.locator('#canvas .emoji[data-id="1"]').click()
+            for _ in range(3):
+                first.keyboard.press("Shift+ArrowRight")
+            title = first.locator("#doc-title")
+            title.fill("After")
+            title.press("Enter")
+            expect(first.locator("#save-status")).to_contain_text("4 changes waiting")
+            # …and the second adds an emoji from the palette.
+            second.locator(".palette-emoji").first.click()
+            expect(second.locator("#save-status")).to_contain_text("1 change waiting")
+            wait_kept(first, 5)
+            assert [json.loads(r["message"])["type"] for r in kept(first)] == ["edit"] * 5
+            first.close()
+            process.kill()  # a crash: nothing is closed cleanly
+
+        server["start"]()
+        with chromium(browser, profile) as (chrome, _):
+            page = editor(chrome.contexts[0], base, doc["id"])
+            expect(page.locator("#save-status")).to_have_attribute("data-state", "saved", timeout=20_000)
+            expect(page.locator("body")).to_have_attribute("data-restored", "5")
+            state = requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()
+            assert state["title"] == "After"
+            assert state["version"] == doc["version"] + 5, "each kept change applied once"
+            assert [(e["text"], e["x"]) for e in state["emojis"]][0] == ("🐶", 30)
+            assert len(state["emojis"]) == 2
+            expect(page.locator("body")).to_have_attribute("data-version", str(state["version"]))
+            wait_kept(page, 0)
+            # The server's log has them in the order they were made: the moves, the rename, the add
+            # (the tabs' records in the order they were written).
+            history = requests.get(f"{base}/api/documents/{doc['id']}/history/changes?after={doc['version']}",
+                                   timeout=10).json()
+            kinds = ["title" if "title" in c["patch"] else "added" if c["patch"]["inserted"] else "moved"
+                     for c in history["changes"]]
+            assert kinds == ["moved", "moved", "moved", "title", "added"]
+
+
+def test_a_kept_change_already_applied_is_not_applied_again_and_bad_records_are_skipped(browser, tmp_path):
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = requests.post(base + "/api/documents", json={"title": "Once"}, timeout=10).json()
+        with chromium(browser, tmp_path / "profile") as (chrome, _):
+            context = chrome.contexts[0]
+            page = editor(context, base, doc["id"])
+            page.locator(".palette-emoji").first.click()
+            expect(page.locator("#save-status")).to_have_text("All changes saved")
+            wait_kept(page, 0)  # answered, so forgotten
+            applied = requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()
+            # The request as the server saw it (its id is in the log), left behind by a window that
+            # closed before the answer came; a record that can't be read; one from an older page.
+            owner = page.evaluate("""async () => {
+              const database = await new Promise((r) => { const q = indexedDB.open("emojiart"); q.onsuccess = () => r(q.result); });
+              const value = await new Promise((r) => { const q = database.transaction("meta").objectStore("meta").get("identity"); q.onsuccess = () => r(q.result.value); });
+              database.close();
+              return value;
+            }""")
+            message = {"type": "edit", "requestId": "gone-window-1", "baseVersion": applied["version"],
+                       "edits": [{"type": "addEmoji", "text": "🐱", "position": {"x": 5, "y": 5}, "size": 40}]}
+            record = {"format": 1, "owner": owner, "documentId": doc["id"], "window": "gone-window",
+                      "requestId": "gone-window-1", "message": json.dumps(message), "edits": message["edits"],
+                      "label": "Add 🐱", "madeAt": 0}
+            page.evaluate(ADD_RECORD, record)
+            page.reload()
+            expect(page.locator("body")).to_have_attribute("data-restored", "1")
+            expect(page.locator("#save-status")).to_have_text("All changes saved")
+            once = requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()
+            assert len(once["emojis"]) == 2
+            page.evaluate(ADD_RECORD, record)  # the same request again: recognised by its id
+            page.evaluate(ADD_RECORD, {**record, "window": "x", "requestId": "broken", "message": "{"})
+            page.evaluate(ADD_RECORD, {**record, "window": "y", "requestId": "old-1", "format": 0})
+            page.reload()
+            expect(page.locator("#notices")).to_contain_text("1 change this browser kept couldn’t be read")
+            expect(page.locator("#notices")).to_contain_text("kept by an older version of EmojiArt")
+            expect(page.locator("#save-status")).to_have_text("All changes saved")
+            wait_kept(page, 0)
+            again = requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()
+            assert again["version"] == once["version"] and len(again["emojis"]) == 2, "applied exactly once"
+
+
+def test_a_kept_change_the_server_refuses_is_named_in_a_notice(browser, tmp_path):
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = document_with_a_dog(base, "Refused")
+        with chromium(browser, tmp_path / "profile") as (chrome, _):
+            page = editor(chrome.contexts[0], base, doc["id"])
+            server["stop"]()
+            expect(page.locator("#save-status")).to_have_attribute("data-state", "offline")
+            page.locator('#canvas .emoji[data-id="1"]').click()
+            page.keyboard.press("Shift+ArrowRight")
+            wait_kept(page, 1)
+            page.close()
+            server["start"]()
+            # Meanwhile someone else deleted the dog.
+            requests.post(f"{base}/api/documents/{doc['id']}/edits", timeout=10, json={
+                "baseVersion": doc["version"], "edits": [{"type": "deleteEmojis", "ids": [1]}]}).raise_for_status()
+            page = editor(chrome.contexts[0], base, doc["id"])
+            notice = page.locator("#notices .notice-error")
+            expect(notice).to_contain_text("1 change couldn’t be applied: Move 🐶 — it was deleted.")
+            wait_kept(page, 0)
+
+
+def test_storage_refused_works_in_memory_with_a_warning(page, api):
+    doc = api.create("Private", emojis=[("🦊", 0, 0, 40)])
+    page.add_init_script("Object.defineProperty(window, 'indexedDB', { value: { open() { throw new DOMException('refused', 'SecurityError'); } } })")
+    page.goto(f"/documents/{doc['id']}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#notices .notice-warning")).to_contain_text("won’t keep changes for this site")
+    page.locator(".palette-emoji").first.click()
+    expect(page.locator("#save-status")).to_have_text("All changes saved")
+    assert len(api.get(doc)["emojis"]) == 2
+
+
+class LiveLink:
+    """The documents' live connections of a browser context, which a test cuts and lets through
+    again (the palettes' connection stays)."""
+
+    def __init__(self, context):
+        self.up, self.sockets = True, []
+        context.route_web_socket("**/api/documents/*/live*", self.route)
+
+    def route(self, ws):
+        if not self.up:
+            ws.close(code=1013, reason="Down for the test.")
+            return
+        ws.connect_to_server()
+        self.sockets.append(ws)
+
+    def cut(self, page) -> None:
+        self.up = False
+        for ws in self.sockets:
+            ws.close(code=1001, reason="Gone for the test.")
+        expect(page.locator("#save-status")).to_have_attribute("data-state", "offline")
+
+
+def ready_to_edit(page) -> None:
+    """The editor has the document, knows who is asking, and shows the palette."""
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("body")).to_have_attribute("data-restored", "0")
+    expect(page.locator(".palette-emoji").first).to_be_visible()
+
+
+def sign_in_as(page, name: str) -> None:
+    page.goto("/signin")
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", PASSWORD)
+    page.click("#signin-submit")
+    expect(page.locator("#account-name")).to_have_text(name)
+
+
+def test_a_queue_is_kept_per_account_and_signing_out_deletes_it(browser, accounts_server):
+    """A shared computer: what ada left unsent is never sent as bob, is sent once ada is back, and
+    is gone from the browser when she signs out."""
+    base = accounts_server
+    ada_http = session(base, "ada")
+    doc = ada_http.post(base + "/api/documents", json={"title": "Shared"}, timeout=10).json()
+    ada_http.put(f"{base}/api/documents/{doc['id']}/members/bob", json={"role": "editor"}, timeout=10).raise_for_status()
+    context = browser.new_context(base_url=base, viewport={"width": 1100, "height": 760})
+    link = LiveLink(context)
+
+    def offline_edit(page):
+        page.goto(f"/documents/{doc['id']}")
+        ready_to_edit(page)
+        link.cut(page)
+        page.locator(".palette-emoji").first.click()
+        expect(page.locator("#save-status")).to_contain_text("1 change waiting")
+        wait_kept(page, 1)
+        page.goto("/")  # the editor closes with the change unsent
+        link.up = True
+
+    page = context.new_page()
+    sign_in(page, base, "ada")
+    ada_key = page.evaluate(QUEUE.replace('"queue"', '"meta"'))[0]["value"]
+    assert ada_key.startswith("user:")
+    page.goto(f"/documents/{doc['id']}")  # ada opens it: the browser keeps a copy for her
+    wait_copied(page, doc["id"], doc["version"])
+    offline_edit(page)
+    assert [c["owner"] for c in page.evaluate(COPIES)] == [ada_key]
+
+    # Ada's session ends without her signing out (it expired); bob signs in on the same browser.
+    page.goto("/signin")
+    context.clear_cookies()
+    sign_in_as(page, "bob")
+    assert page.evaluate(COPIES) == []  # someone else signed in: ada's copies went
+    page.goto(f"/documents/{doc['id']}")
+    expect(page.locator("body")).to_have_attribute("data-restored", "0")  # ada's change is not bob's to send
+    expect(page.locator("#save-status")).to_have_text("All changes saved")
+    assert [r["owner"] for r in kept(page)] == [ada_key]
+    assert ada_http.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()["version"] == doc["version"]
+    page.goto("/")
+    page.click("#sign-out")  # bob has nothing unsent: no question
+    expect(page).to_have_url(base + "/signin")
+    assert [r["owner"] for r in kept(page)] == [ada_key]
+
+    # Ada is back: her change is sent.
+    sign_in_as(page, "ada")
+    page.goto(f"/documents/{doc['id']}")
+    expect(page.locator("body")).to_have_attribute("data-restored", "1")
+    expect(page.locator("#save-status")).to_have_text("All changes saved")
+    assert len(ada_http.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()["emojis"]) == 1
+    wait_kept(page, 0)  # answered, so forgotten (a window closed before that would leave it to be sent again, once)
+
+    # Unsent again, she signs out: asked first, then nothing of hers remains in the browser.
+    offline_edit(page)
+    page.click("#sign-out")
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("1 change made in this browser hasn’t reached the server yet")
+    dialog.get_by_role("button", name="Sign out and discard").click()
+    expect(page).to_have_url(base + "/signin")
+    assert kept(page) == []
+    assert page.evaluate(COPIES) == []
+    assert page.evaluate(QUEUE.replace('"queue"', '"meta"')) == []
+    context.close()
+
+
+def test_a_link_visitors_queue_goes_when_the_link_is_revoked(browser, accounts_server):
+    base = accounts_server
+    ada_http = session(base, "ada")
+    doc = ada_http.post(base + "/api/documents", json={"title": "Linked"}, timeout=10).json()
+    url = ada_http.post(f"{base}/api/documents/{doc['id']}/links", json={"role": "edit"}, timeout=10).json()["url"]
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    link = LiveLink(context)
+    page = context.new_page()
+    page.goto(url)
+    ready_to_edit(page)
+    link.cut(page)
+    page.locator(".palette-emoji").first.click()
+    wait_kept(page, 1)
+    assert [r["owner"] for r in kept(page)] == ["guest"]
+    links = ada_http.get(f"{base}/api/documents/{doc['id']}/links", timeout=10).json()["links"]
+    ada_http.delete(f"{base}/api/documents/{doc['id']}/links/{links[0]['id']}", timeout=10).raise_for_status()
+    link.up = True
+    page.reload()
+    expect(page).to_have_url(re.compile(r"/signin"))  # the link no longer opens it
+    wait_kept(page, 0)
+    assert ada_http.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()["emojis"] == []
+    context.close()
+
+
+def wait_copied(page, doc_id: str, version: int) -> None:
+    deadline = time.monotonic() + 15
+    while not any(c["id"] == doc_id and c["version"] == version for c in page.evaluate(COPIES)):
+        assert time.monotonic() < deadline, f"no copy of {doc_id} at version {version}: {page.evaluate(COPIES)}"
+        page.wait_for_timeout(100)
+
+
+def wait_worker(page) -> None:
+    """The service worker controls the page and has the app shell."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")  # it claims the pages it finds
+
+
+def test_a_document_opened_once_opens_and_edits_with_no_server(browser, tmp_path):
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = document_with_a_dog(base, "Away")
+        with chromium(browser, tmp_path / "profile") as (chrome, _):
+            context = chrome.contexts[0]
+            page = editor(context, base, doc["id"])
+            wait_worker(page)
+            wait_copied(page, doc["id"], doc["version"])
+            server["stop"]()
+
+            page.reload()  # no server: the page from the service worker, the document from its copy
+            expect(page.locator("body")).to_have_attribute("data-source", "copy")
+            expect(page.locator('#canvas .emoji[data-id="1"]')).to_be_visible()
+            status = page.locator("#save-status")
+            expect(status).to_have_text("Offline — changes will be sent")
+            page.locator('#canvas .emoji[data-id="1"]').click()
+            page.keyboard.press("Shift+ArrowRight")
+            expect(status).to_contain_text("1 change waiting")
+            wait_kept(page, 1)
+
+            # The document list, offline: what this browser keeps.
+            listing = context.new_page()
+            listing.goto(base + "/")
+            expect(listing.locator(f'tr[data-id="{doc["id"]}"] .offline-badge')).to_have_text("Available offline")
+            expect(listing.locator("#notices")).to_contain_text("Showing the documents available in this browser")
+            listing.close()
+
+            server["start"]()
+            status.click()  # retry now rather than after the backoff
+            expect(status).to_have_text("All changes saved", timeout=20_000)
+            expect(page.locator("body")).to_have_attribute("data-source", "server")
+            state = requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()
+            assert state["version"] == doc["version"] + 1 and state["emojis"][0]["x"] == 10
+
+
+def test_the_app_is_installable(browser, server, tmp_path):
+    with chromium(browser, tmp_path / "profile") as (chrome, _):  # a profile: Chromium installs nothing from incognito
+        page = chrome.contexts[0].new_page()
+        page.goto(server + "/")
+        expect(page.locator("body")).to_have_attribute("data-listed", re.compile(r"\d+"))
+        installable(page, server)
+
+
+def installable(page, server) -> None:
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [], manifest["errors"]
+    parsed = json.loads(manifest["data"])
+    assert parsed["display"] == "standalone" and parsed["start_url"] == "/"
+    sizes = {icon["sizes"] for icon in parsed["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    deadline = time.monotonic() + 10
+    while (errors := cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]) and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    assert errors == [], errors
+    # Each icon the manifest names is a PNG of its stated size.
+    from PIL import Image
+    import io
+    for icon in parsed["icons"]:
+        if icon["type"] != "image/png":
+            continue
+        picture = Image.open(io.BytesIO(requests.get(server + icon["src"], timeout=10).content))
+        assert f"{picture.width}x{picture.height}" == icon["sizes"]
+
+
+def test_a_document_kept_offline_from_the_list_opens_with_its_background_and_no_server(browser, tmp_path):
+    from PIL import Image
+    import io
+
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = requests.post(base + "/api/documents", json={"title": "Pinned"}, timeout=10).json()
+        picture = io.BytesIO()
+        Image.new("RGB", (64, 48), (200, 30, 60)).save(picture, "PNG")
+        doc = requests.put(f"{base}/api/documents/{doc['id']}/background?baseVersion={doc['version']}", timeout=10,
+                           data=picture.getvalue(), headers={"Content-Type": "image/png"}).json()
+        deadline = time.monotonic() + 10
+        while doc["backgroundState"]["status"] != "found":  # stored, then checked and found
+            assert time.monotonic() < deadline, doc["backgroundState"]
+            time.sleep(0.1)
+            doc = requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()
+        with chromium(browser, tmp_path / "profile") as (chrome, _):
+            page = chrome.contexts[0].new_page()
+            page.goto(base + "/")
+            wait_worker(page)
+            keep = page.locator(f'tr[data-id="{doc["id"]}"] .offline-toggle')
+            expect(keep).to_have_attribute("aria-pressed", "false")
+            keep.click()  # never opened here: fetched now, with its background
+            expect(keep).to_have_attribute("aria-pressed", "true")
+            expect(page.locator(f'tr[data-id="{doc["id"]}"] .offline-badge')).to_be_visible()
+            assert [c["pinned"] for c in page.evaluate(COPIES)] == [True]
+            server["stop"]()
+
+            page.goto(f"{base}/documents/{doc['id']}")
+            expect(page.locator("body")).to_have_attribute("data-source", "copy")
+            expect(page.locator("#doc-title")).to_have_value("Pinned")
+            image = page.locator("#canvas img.background")
+            expect(image).to_have_attribute("src", doc["backgroundState"]["imageURL"])
+            page.wait_for_function("document.querySelector('#canvas img.background').naturalWidth === 64")

@@ -1,0 +1,86 @@
+import EmojiArtWeb
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import EmojiArtServer
+
+/// The app shell the service worker keeps (docs/OFFLINE.md): which files, the version that
+/// names them, and the routes that serve the worker and the manifest to anyone.
+@Suite struct AppShellTests {
+    /// A public folder of its own: the shell's kinds of files and some that aren't.
+    func folder() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shell-\(UUID())")
+        for (path, text) in [
+            ("index.html", "<p>list"), ("editor.html", "<p>editor"), ("signin.html", "<p>sign in"),
+            ("play.html", "<p>game"), ("openapi.yaml", "openapi: 3.1.0"), ("favicon.svg", "<svg/>"),
+            ("manifest.webmanifest", "{}"), ("js/editor.js", "import './a.js';"),
+            ("js/offline/service-worker.js", "// worker"),
+            ("css/base.css", "body{}"), ("icons/icon-192.png", "png"), ("js/.hidden.js", "no"),
+        ] {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return root
+    }
+
+    @Test func theShellIsThePagesScriptsStylesIconsAndManifest() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let shell = try AppShell.read(from: root.path)
+        #expect(
+            shell.paths == [
+                "/css/base.css", "/editor.html", "/favicon.svg", "/icons/icon-192.png", "/index.html", "/js/editor.js",
+                "/js/offline/service-worker.js", "/manifest.webmanifest",
+            ])
+        #expect(shell.version.count == 16)
+    }
+
+    @Test func anyByteOfTheShellMakesANewVersionAndNothingElseDoes() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = try AppShell.read(from: root.path)
+        try Data("<p>sign in, changed".utf8).write(to: root.appendingPathComponent("signin.html"))
+        #expect(try AppShell.read(from: root.path).version == first.version)
+        try Data("body{color:red}".utf8).write(to: root.appendingPathComponent("css/base.css"))
+        let second = try AppShell.read(from: root.path)
+        #expect(second.version != first.version)
+        // A file renamed is a new shell too, even with the same bytes.
+        try FileManager.default.moveItem(
+            at: root.appendingPathComponent("css/base.css"), to: root.appendingPathComponent("css/main.css"))
+        #expect(try AppShell.read(from: root.path).version != second.version)
+    }
+
+    @Test func theWorkersFirstLineNamesTheShell() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let shell = try AppShell.read(from: root.path)
+        let script = String(decoding: try shell.serviceWorker(from: root.path), as: UTF8.self)
+        let lines = script.split(separator: "\n", maxSplits: 1)
+        #expect(lines[0].hasPrefix(#"self.APP_SHELL = {"paths":["/css/base.css","#))
+        #expect(lines[0].hasSuffix(#""version":"\#(shell.version)"};"#))
+        #expect(lines[1] == "// worker")
+    }
+
+    @Test func theWorkerTheManifestAndTheShellPagesAreOpenToAnyone() async throws {
+        try await withAPI(access: testAccounts) { api in
+            let worker = try await api.request(.get, "/sw.js")
+            #expect(worker.status == .ok)
+            #expect(worker.headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(worker.headers[.cacheControl] == "no-cache")
+            let text = String(decoding: worker.bytes, as: UTF8.self)
+            let shell = try AppShell.current()
+            #expect(text.hasPrefix("self.APP_SHELL = {"))
+            #expect(text.contains(#""version":"\#(shell.version)""#))
+            #expect(shell.paths.contains("/js/offline/service-worker.js"))
+            #expect(shell.paths.contains("/js/editor.js") && shell.paths.contains("/editor.html"))
+            for path in shell.paths {
+                #expect(try await api.request(.get, path).status == .ok, "\(path)")
+            }
+            // The pages' addresses still send no one to sign in; their files alone don't.
+            #expect(try await api.request(.get, "/documents/\(UUID())").status == .seeOther)
+        }
+    }
+}
