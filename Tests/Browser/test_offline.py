@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from browser_server import free_port, start_serve
 from conftest import CHROMIUM
-from test_accounts import PASSWORD, accounts_server, session, sign_in  # noqa: F401 (accounts_server: a fixture)
+from test_accounts import PASSWORD, accounts_server, drop_text, session, sign_in  # noqa: F401 (accounts_server: a fixture)
 
 # The queue's records, read in the page (whatever their owner).
 QUEUE = """async () => {
@@ -377,6 +377,7 @@ def test_a_link_visitors_queue_goes_when_the_link_is_revoked(browser, accounts_s
     page = context.new_page()
     page.goto(url)
     ready_to_edit(page)
+    wait_worker(page)  # the editor's page opens from it: its script finds out the link is gone
     link.cut(page)
     page.locator(".palette-emoji").first.click()
     wait_kept(page, 1)
@@ -505,3 +506,79 @@ def test_a_document_kept_offline_from_the_list_opens_with_its_background_and_no_
             image = page.locator("#canvas img.background")
             expect(image).to_have_attribute("src", doc["backgroundState"]["imageURL"])
             page.wait_for_function("document.querySelector('#canvas img.background').naturalWidth === 64")
+
+
+def test_a_new_document_made_offline_is_made_on_the_server_with_its_edits(browser, tmp_path):
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        with chromium(browser, tmp_path / "profile") as (chrome, _):
+            page = chrome.contexts[0].new_page()
+            page.set_default_timeout(15_000)
+            page.goto(base + "/")
+            wait_worker(page)
+            expect(page.locator("body")).to_have_attribute("data-listed", "0")
+            server["stop"]()
+
+            page.click("#new-document")  # no server: made in the browser, under an id made here
+            expect(page).to_have_url(re.compile(r"/documents/[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$"))
+            doc_id = page.url.rsplit("/", 1)[-1]
+            expect(page.locator("body")).to_have_attribute("data-source", "copy")
+            status = page.locator("#save-status")
+            expect(status).to_have_text("Offline — changes will be sent")
+            title = page.locator("#doc-title")
+            title.fill("Made offline")
+            title.press("Enter")
+            drop_text(page, "🦊")
+            # The fox has no id from the server yet; it is moved all the same.
+            fox = page.locator("#canvas .emoji.pending")
+            fox.click()
+            page.keyboard.press("Shift+ArrowRight")
+            expect(status).to_contain_text("3 changes waiting")
+            wait_kept(page, 3)
+            assert [c["unsaved"] for c in page.evaluate(COPIES)] == [True]
+            page.close()  # the tab closes: the next one sends it all
+
+            server["start"]()
+            page = chrome.contexts[0].new_page()
+            page.goto(f"{base}/documents/{doc_id}")
+            expect(page.locator("body")).to_have_attribute("data-restored", "3")
+            status = page.locator("#save-status")
+            expect(status).to_have_text("All changes saved", timeout=20_000)
+            state = requests.get(f"{base}/api/documents/{doc_id}", timeout=10).json()
+            assert state["title"] == "Made offline" and state["version"] == 3
+            assert [e["text"] for e in state["emojis"]] == ["🦊"]
+            added = requests.get(f"{base}/api/documents/{doc_id}/history/changes?after=1", timeout=10).json()
+            placed = added["changes"][0]["patch"]["inserted"][0]["emoji"]
+            assert (state["emojis"][0]["id"], state["emojis"][0]["x"]) == (placed["id"], placed["x"] + 10)
+            wait_kept(page, 0)
+            assert [c["unsaved"] for c in page.evaluate(COPIES)] == [False]
+
+
+def test_temporary_ids_wait_for_their_emojis_and_become_real(page, server):
+    """The rules of ids for emojis added offline (js/editor/temporary-ids.js), run in the page."""
+    page.goto(server + "/")
+    result = page.evaluate("""async () => {
+      const { TemporaryIds, namesTemporary } = await import("/js/editor/temporary-ids.js");
+      const ids = new TemporaryIds();
+      const [fox] = ids.allocate([{ type: "addEmoji", text: "🦊", position: { x: 0, y: 0 }, size: 40 }]);
+      const pair = ids.allocate([{ type: "paste", emojis: [{ text: "🐶" }, { text: "🐱" }] }]);
+      const moves = [{ type: "moveEmojis", ids: [3, fox], offset: { x: 1, y: 0 } }];
+      const texts = [{ type: "setEmojiTexts", texts: [{ id: pair[1], text: "🐯" }] }];
+      const ranges = [{ type: "deleteEmojis", idRanges: [[pair[1], pair[0]]] }];
+      const before = ids.resolve(moves);
+      ids.learn([fox], [41]);
+      const after = ids.resolve(moves);
+      const stillWaiting = ids.resolve(texts);
+      ids.refuse(pair);
+      return {
+        fox, pair, distinct: new Set([fox, ...pair]).size === 3, named: namesTemporary(moves), plain: namesTemporary([{ type: "retitle", title: "x" }]),
+        before, after, stillWaiting, never: ids.resolve(texts), rangesNever: ids.resolve(ranges),
+        other: new TemporaryIds().allocate([{ type: "addEmoji" }])[0] !== fox,
+      };
+    }""")
+    assert result["fox"] < 0 and all(i < 0 for i in result["pair"]) and result["distinct"] and result["other"]
+    assert result["named"] and not result["plain"]
+    assert result["before"] == {"ready": False}
+    assert result["after"] == {"ready": True, "edits": [{"type": "moveEmojis", "ids": [3, 41], "offset": {"x": 1, "y": 0}}]}
+    assert result["stillWaiting"] == {"ready": False}
+    assert result["never"] == {"ready": False, "never": True} and result["rangesNever"] == result["never"]

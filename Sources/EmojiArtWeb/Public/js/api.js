@@ -60,9 +60,10 @@ export async function request(method, path, { json, body, headers = {}, signIn =
 const doc = (id) => "/api/documents/" + encodeURIComponent(id);
 
 export const listDocuments = async () => (await request("GET", "/api/documents")).documents;
-export const createDocument = (title) =>
-  request("POST", "/api/documents", { json: title === undefined ? {} : { title } });
 /** The document's state; `signIn: false` throws a 401 rather than go to the sign-in page. */
+/** A new document under the id this browser made (201), or the one there already (200): docs/OFFLINE.md. */
+export const createDocumentWithID = (id, title) =>
+  request("PUT", doc(id), { json: title === undefined ? {} : { title } });
 export const getDocument = (id, { signIn = true } = {}) => request("GET", doc(id), { signIn });
 /** The HTTP status of reading a document (200 if this browser may see it), without going to sign-in on 401. */
 export const documentStatus = (id) => fetch(doc(id), { headers: { Accept: "application/json" } }).then((r) => r.status, () => 0);

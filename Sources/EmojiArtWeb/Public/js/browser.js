@@ -3,7 +3,7 @@ import * as api from "./api.js";
 import { el, fileStem, formatDate, notify, relativeTime } from "./dom.js";
 import { exportMenu } from "./export-menu.js";
 import { PaletteDialogs } from "./palette-dialogs.js";
-import { AvailableOffline } from "./offline/available-offline.js";
+import { AvailableOffline, newDocumentID } from "./offline/available-offline.js";
 import { Identity } from "./offline/identity.js";
 import { LocalStore } from "./offline/local-store.js";
 import { registerServiceWorker } from "./offline/worker-registration.js";
@@ -94,7 +94,9 @@ function row(summary, copy) {
     on: { error: (event) => event.target.classList.add("missing") }, // offline: no picture
   });
   const badge = role === "owner" ? null : el("span", { class: "role-badge", text: { editor: "Can edit", commenter: "Can comment" }[role] ?? "View only" });
-  const available = copy ? el("span", { class: "offline-badge", title: "Opens and can be changed without a connection", text: "Available offline" }) : null;
+  const available = !copy ? null : copy.unsaved
+    ? el("span", { class: "offline-badge", title: "Made with no connection: it goes to the server when you open it with one", text: "Not on the server yet" })
+    : el("span", { class: "offline-badge", title: "Opens and can be changed without a connection", text: "Available offline" });
   const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link, badge, available);
   const pinned = Boolean(copy?.pinned);
   const keep = el("button", {
@@ -172,13 +174,20 @@ function confirmDelete(summary) {
   confirmDialog.showModal();
 }
 
+/** A new document, under an id made here: with no server it is made in this browser, and on the server once it is back. */
 async function create() {
+  const id = newDocumentID();
   try {
-    const state = await api.createDocument();
-    location.assign(editorURL(state.id));
+    await api.createDocumentWithID(id);
   } catch (error) {
-    showError(error, "Couldn’t create a document");
+    if (error.status !== 0) return showError(error, "Couldn’t create a document");
+    try {
+      await offline.createHere(id);
+    } catch (failure) {
+      return showError(failure, "Couldn’t create a document");
+    }
   }
+  location.assign(editorURL(id));
 }
 
 async function importFiles(files) {

@@ -44,9 +44,11 @@ export class LiveConnection {
    *   "connecting" | "online" | "offline" | "gone".
    * @param {() => number | null} currentVersion the version the window shows (to reconnect from)
    * @param {import("./backoff.js").Backoff} backoff how long to wait before each reconnection
-   * @param {{keep(item): Promise<void>, forget(item): void, holding?: boolean} | null} journal
-   *   where requests are kept before they are sent ({id, message, body}) and forgotten once
-   *   answered; `holding` holds every request back until `adopt` hands over the earlier ones
+   * @param {{keep(item): Promise<void>, forget(item, answer?): void, prepare?(item): "ready" | "wait" | {code, message}, holding?: boolean} | null} journal
+   *   where requests are kept before they are sent ({id, message, body, creates}) and forgotten
+   *   once answered (with the answer: `{type: "ack", version}` or a refusal); `prepare` says
+   *   whether a request may go now, may go later (it names emojis not made yet), or never;
+   *   `holding` holds every request back until `adopt` hands over the earlier ones
    */
   constructor(documentId, handlers, currentVersion, backoff, journal = null) {
     this.documentId = documentId;
@@ -64,6 +66,7 @@ export class LiveConnection {
     this.ready = false; // the server has sent the snapshot or `synced`
     this.retryTimer = 0;
     this.gone = false; // the document no longer exists: stop for good
+    this.leaving = false; // the page is going: what waits stays kept, for the next window
     this.fromScratch = false; // reconnect for a snapshot rather than the changes since a version
   }
 
@@ -91,9 +94,10 @@ export class LiveConnection {
     socket.addEventListener("close", (event) => this.closed(socket, event));
   }
 
-  /** Closes for good (the page is going away). Unanswered requests stay unanswered. */
+  /** Closes for good (the page is going away). Unanswered requests stay unanswered, and kept. */
   close() {
     this.gone = true;
+    this.leaving = true;
     clearTimeout(this.retryTimer);
     if (this.socket) this.socket.close(1000, "Leaving.");
   }
@@ -115,8 +119,9 @@ export class LiveConnection {
    * Sends `{type: "edit" | "undo" | "redo", …}` in order after every earlier request.
    * Resolves with the version the server acknowledged; rejects with a LiveRefusal.
    * `whenOffline: "refuse"` refuses at once instead of waiting while the connection is down.
+   * `creates`: temporary ids of the emojis it makes (for the journal; never sent).
    */
-  request(body, { whenOffline = "queue" } = {}) {
+  request(body, { whenOffline = "queue", creates = [] } = {}) {
     if (this.gone) return Promise.reject(new LiveRefusal("gone", "This document no longer exists."));
     if (whenOffline === "refuse" && !this.ready) {
       return Promise.reject(new LiveRefusal("offline", "Not connected to the server; try again when it is back."));
@@ -127,7 +132,7 @@ export class LiveConnection {
       return Promise.reject(new LiveRefusal("too_large", "That change is too large to send (over 1 MiB)."));
     }
     return new Promise((resolve, reject) => {
-      const item = { id, message, body, resolve, reject, sent: false, kept: !this.journal };
+      const item = { id, message, body, creates, resolve, reject, sent: false, kept: !this.journal };
       this.outbox.push(item);
       if (this.journal) {
         const kept = () => {
@@ -142,13 +147,14 @@ export class LiveConnection {
   }
 
   /**
-   * Puts requests an earlier window made and left unanswered ({id, message}, oldest first)
-   * ahead of this window's, and lets everything go. Answers a promise per request, as `request`.
+   * Puts requests an earlier window made and left unanswered ({id, message, body, creates},
+   * oldest first) ahead of this window's, and lets everything go. Answers a promise per request,
+   * as `request`.
    */
   adopt(earlier) {
     const promises = [];
-    const items = earlier.map(({ id, message }) => {
-      const item = { id, message, sent: false, kept: true };
+    const items = earlier.map(({ id, message, body, creates = [] }) => {
+      const item = { id, message, body, creates, sent: false, kept: true };
       promises.push(new Promise((resolve, reject) => Object.assign(item, { resolve, reject })));
       return item;
     });
@@ -159,15 +165,41 @@ export class LiveConnection {
     return promises;
   }
 
+  /**
+   * Takes back every request not sent yet (they were made as someone who is no longer the one
+   * signed in): the journal keeps them for that person; here they are refused as "withdrawn".
+   */
+  withdraw() {
+    const items = this.outbox.splice(0);
+    for (const item of items) item.reject(new LiveRefusal("withdrawn", "Made as someone else: kept for them."));
+    return items.length;
+  }
+
+  /** `item` says `body` now (its emojis' real ids in place of temporary ones): its message is written again. */
+  reword(item, body) {
+    item.body = body;
+    item.message = JSON.stringify({ ...compacted(body), requestId: item.id });
+  }
+
   // MARK: - Internals
 
   flush() {
     if (!this.ready || !this.socket || this.holding) return;
-    for (const item of this.outbox) {
+    for (let index = 0; index < this.outbox.length; index += 1) {
+      const item = this.outbox[index];
       if (!item.kept) break; // in order: nothing goes before an earlier request is kept
       if (item.sent) continue;
+      const verdict = this.journal?.prepare?.(item) ?? "ready";
+      if (verdict === "wait") break; // it names emojis an earlier request is making
+      if (verdict !== "ready") {
+        // It never can go ({code, message}): refused here, as the server would refuse it.
+        this.outbox.splice(index--, 1);
+        this.journal.forget(item, { type: "refused", ...verdict });
+        item.reject(new LiveRefusal(verdict.code, verdict.message));
+        continue;
+      }
       this.socket.send(item.message);
-      item.sent = true;
+      item.sent = item.wasSent = true;
     }
   }
 
@@ -248,7 +280,7 @@ export class LiveConnection {
       return;
     }
     const [item] = this.outbox.splice(index, 1);
-    this.journal?.forget(item);
+    this.journal?.forget(item, message);
     if (message.type === "ack") item.resolve(message.version);
     else item.reject(new LiveRefusal(message.code, message.message, message.currentVersion));
     this.report("online");
@@ -258,14 +290,16 @@ export class LiveConnection {
     if (socket !== this.socket) return;
     this.socket = null;
     this.ready = false;
+    if (this.leaving) return; // the journal keeps what waits: the next window sends it
     for (const item of this.outbox) item.sent = false; // sent again (by id) once back
     if (event.code === 4401 || event.code === 4403) {
       // No one signed in, or this window's access ended (a revoked link, a changed role):
       // reconnecting would not help; the editor finds out what it may do now. What the journal
       // keeps stays (signed in again, it is sent); the editor forgets it if access is gone.
       this.gone = true;
+      const code = event.code === 4401 ? "signed_out" : "forbidden";
       for (const item of this.outbox.splice(0)) {
-        item.reject(new LiveRefusal("forbidden", event.reason || "Your access to this document ended."));
+        item.reject(new LiveRefusal(code, event.reason || "Your access to this document ended."));
       }
       this.handlers.accessEnded?.(event.code, event.reason || "");
       this.report("gone");
@@ -282,12 +316,16 @@ export class LiveConnection {
       return;
     }
     if (event.code === 4400) {
-      // The server could not read a request: a defect here, not something a retry mends.
-      for (const item of this.outbox.splice(0)) {
-        this.journal?.forget(item);
+      // The server could not read a request — the oldest one unanswered, the one it was reading:
+      // a defect, not something a retry mends. It goes; the others are sent again.
+      const index = this.outbox.findIndex((item) => item.wasSent);
+      if (index >= 0) {
+        const [item] = this.outbox.splice(index, 1);
+        this.journal?.forget(item, { type: "refused", code: "bad_message" });
         item.reject(new LiveRefusal("bad_message", event.reason || "The server could not read a change."));
       }
     }
+    for (const item of this.outbox) item.wasSent = false;
     const delay = this.backoff.next();
     this.retryTimer = setTimeout(() => this.open(), delay);
     this.report("offline", delay);

@@ -1,9 +1,8 @@
 // The sign-in page (accounts mode): name and password, then back where the user was going.
 // With open sign-up it also makes accounts.
 import * as api from "./api.js";
-import { DocumentCopies } from "./offline/document-copies.js";
+import { Identity } from "./offline/identity.js";
 import { LocalStore } from "./offline/local-store.js";
-import { forgetDocumentRecords } from "./offline/unsent-queue.js";
 
 const OWN_HOSTS = () => new Set([location.hostname.toLowerCase(), "localhost", "127.0.0.1", "[::1]"]);
 const PATH_SAFE = /[A-Za-z0-9\-._~!$&'()*+,;=:@/]/;
@@ -125,6 +124,8 @@ class SignInPage {
     try {
       const next = new URLSearchParams(location.search).get("next") || "/";
       const answer = this.signingUp ? await api.signUp(name, password, next) : await api.signIn(name, password, next);
+      // What this browser keeps is theirs from now on (another account's copies go: docs/OFFLINE.md).
+      await new Identity(new LocalStore()).signedIn(answer).catch(() => {});
       // The server says where to go; the page holds it to the same rules.
       location.assign(returnPath(answer?.next ?? nextPath(location.search)));
     } catch (error) {
@@ -136,7 +137,6 @@ class SignInPage {
   }
 
   async start() {
-    forgetRefusedDocument();
     try {
       const health = await api.health();
       if (health.access !== "accounts") {
@@ -150,19 +150,6 @@ class SignInPage {
     this.$("signin-name").focus();
     document.body.dataset.ready = "true";
   }
-}
-
-/**
- * Sent here from a document the server wouldn't open for a visitor without an account (its link
- * was revoked): the changes this browser kept for it as that visitor can never be sent, so they
- * go (docs/OFFLINE.md).
- */
-function forgetRefusedDocument() {
-  const match = /^\/documents\/([^/?#]+)\/?$/.exec(nextPath(location.search));
-  if (!match) return;
-  const store = new LocalStore();
-  forgetDocumentRecords(store, "guest", decodeURIComponent(match[1])).catch(() => {});
-  new DocumentCopies(store).forget("guest", decodeURIComponent(match[1])).catch(() => {});
 }
 
 new SignInPage().start();

@@ -102,7 +102,7 @@ export class CanvasView {
       // unlock it. The menu is then about that emoji alone.
       const locked = inside ? this.emojiUnder(e, { locked: true }) : null;
       const id = locked !== null ? null : inside ? this.emojiUnder(e) : option ? Number(option.dataset.id) : null;
-      if (id !== null && id >= 0 && !this.selection.has(id)) this.select([id], { replace: true });
+      if (id !== null && !this.selection.has(id)) this.select([id], { replace: true });
       if (locked !== null) this.clearSelection();
       const point = inside ? { x: e.clientX, y: e.clientY }
         : this.selection.size ? this.overlay.centreClient() : { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
@@ -191,7 +191,7 @@ export class CanvasView {
     if (event.target.closest?.(".resize-handle, .rotate-handle, .canvas-overlay-ui")) return null;
     const point = this.viewport.worldPoint(event.clientX, event.clientY);
     const emoji = this.layer.emojiAt(point.x, point.y, { locked });
-    return locked ? (emoji?.locked && emoji.id >= 0 ? emoji.id : null) : (emoji?.id ?? null);
+    return locked ? (emoji?.locked ? emoji.id : null) : (emoji?.id ?? null);
   }
 
   /** Zooms and pans to the selection (never closer than 400 %); without one, like zoomToFit. */
@@ -231,9 +231,9 @@ export class CanvasView {
 
   /** Makes `ids` the selection (those that exist), announcing it only when it changed. */
   setSelection(ids) {
-    // Negative ids are emojis drawn ahead of the server (offline): not there to edit yet. Locked
-    // emojis are never selected (Ctrl+A, a marquee and a click pass them by).
-    const next = new Set([...ids].filter((id) => id >= 0 && this.layer.has(id) && !this.layer.isLocked(id)));
+    // Negative ids are emojis added offline, edited like any other (../editor/temporary-ids.js).
+    // Locked emojis are never selected (Ctrl+A, a marquee and a click pass them by).
+    const next = new Set([...ids].filter((id) => this.layer.has(id) && !this.layer.isLocked(id)));
     const changed = next.size !== this.selection.size || [...next].some((id) => !this.selection.has(id));
     if (!changed) return;
     this.selection = next;

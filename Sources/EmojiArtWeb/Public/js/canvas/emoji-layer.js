@@ -84,7 +84,7 @@ export class EmojiLayer {
     else if (changed.length) this.invalidate(changed.map(rectOf));
     if (pending.length || changed.some((emoji) => emoji.pending)) this.marksDirty = true;
     if (!this.emojis.has(this.activeId) || this.isLocked(this.activeId)) {
-      this.options.setActive(emojis.find((emoji) => emoji.id >= 0 && !emoji.locked)?.id ?? null);
+      this.options.setActive(emojis.find((emoji) => !emoji.locked)?.id ?? null);
     }
     // The focused emoji went (deleted): the keyboard carries on from the one now in the tab order.
     if (this.updateOptions()) this.focusActiveOrCanvas();
@@ -177,7 +177,7 @@ export class EmojiLayer {
     let best = null;
     let bestScore = Infinity;
     for (const emoji of this.order) {
-      if (emoji.id === id || emoji.id < 0 || emoji.locked) continue;
+      if (emoji.id === id || emoji.locked) continue;
       const dx = emoji.x - from.x;
       const dy = from.y - emoji.y; // screen y grows downwards
       const along = { left: -dx, right: dx, up: -dy, down: dy }[direction];

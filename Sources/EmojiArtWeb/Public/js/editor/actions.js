@@ -161,7 +161,7 @@ export const ACTIONS = [
     group: "Arrange",
     menu: "canvas",
     predicate: (editor) => editor.canEdit && editor.lockedTarget === null && editor.lockedCount > 0,
-    perform: (editor) => editor.setLocked(editor.canvas.emojis.filter((emoji) => emoji.locked && emoji.id >= 0).map((emoji) => emoji.id), false),
+    perform: (editor) => editor.setLocked(editor.canvas.emojis.filter((emoji) => emoji.locked).map((emoji) => emoji.id), false),
   },
   {
     name: "selectAll",

@@ -19,6 +19,11 @@ export class CreatedEmojis {
     return this.ranges.has(version);
   }
 
+  /** [first new id, next id) of the change at `version`, if this window saw it. */
+  range(version) {
+    return this.ranges.get(version) ?? null;
+  }
+
   /** The ids of the emojis the change at `version` added that `state` still has. */
   ids(version, state) {
     const range = this.ranges.get(version);

@@ -228,7 +228,7 @@ export class DocumentEditor {
     this.state = next;
     this.renderScheduled = false;
     const waiting = this.requests.predicted;
-    const shown = this.preview ?? (waiting.length ? predict(next, waiting.map((entry) => entry.edits)) : next);
+    const shown = this.preview ?? (waiting.length ? predict(next, waiting) : next);
     document.body.dataset.version = String(next.version);
     document.body.dataset.pending = String(waiting.length);
     document.title = shown.title + " — EmojiArt";
@@ -414,7 +414,7 @@ export class DocumentEditor {
     for (const bar of ["editor-toolbar", "palette-bar", "people"]) this.actions.bindButtons($(bar));
     new ToolbarFold($("toolbar-more"), $("toolbar-fold"));
     $("export-slot").replaceWith(exportMenu(this.documentId, { selection: () => [...this.canvas.selection] }));
-    this.status.box.addEventListener("click", () => this.live.retryNow());
+    this.status.box.addEventListener("click", () => this.copy.retryNow());
     this.titleInput.addEventListener("keydown", (event) => {
       if (event.key === "Enter") this.titleInput.blur();
       if (event.key === "Escape") {
@@ -440,9 +440,10 @@ export class DocumentEditor {
     });
     this.savedView.restore();
     this.showZoom();
-    this.loadRole().then(() => this.readOnly || this.palettes.load());
     this.unsent.restore();
     this.copy.open();
-    this.live.open();
+    const onServer = this.copy.onServer(); // at once, unless made offline: then once the server has it
+    onServer.then(() => this.live.open());
+    onServer.then(() => this.loadRole()).then(() => this.readOnly || this.palettes.load());
   }
 }

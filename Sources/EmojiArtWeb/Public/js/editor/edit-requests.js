@@ -5,6 +5,7 @@
 // the connection is back the server's answers replace those predictions. Undo and redo are
 // refused while offline, because the shared history may have moved on.
 import { notify } from "../dom.js";
+import { TemporaryIds } from "./temporary-ids.js";
 
 const COORDINATE_LIMIT = 1_000_000;
 const KEY_RUN_MS = 1000; // key presses of one kind this close together are one undo step
@@ -31,8 +32,10 @@ export class EditRequests {
   /** @param {import("./document-editor.js").DocumentEditor} editor */
   constructor(editor) {
     this.editor = editor;
-    /** Edit batches made while offline, drawn ahead of the server: [{edits}]. */
+    /** Edit batches made while offline, drawn ahead of the server: [{edits, creates}]. */
     this.predicted = [];
+    /** The ids of emojis added offline, until the server gives theirs (./temporary-ids.js). */
+    this.temporary = new TemporaryIds();
     this.keyRun = null;
     this.keyRunTimer = 0;
   }
@@ -43,7 +46,9 @@ export class EditRequests {
     if (!editor.canEdit) return Promise.resolve();
     const body = { type: "edit", baseVersion: editor.state.version, edits };
     if (gesture) body.gesture = gesture;
-    const request = editor.live.request(body).then(
+    // Offline, the emojis it makes get temporary ids, so later edits can name them.
+    const creates = editor.online ? [] : this.temporary.allocate(edits);
+    const request = editor.live.request(body, { creates }).then(
       (version) => {
         editor.announcer.editsDone(edits, editor.state, editor.createdIds(version));
         return version;
@@ -52,15 +57,18 @@ export class EditRequests {
     );
     if (editor.online) return request;
     // Offline: draw it now, marked pending; the gesture that made it can let go of its feedback.
-    this.drawPending(edits, request);
+    this.drawPending(edits, creates, request);
     return Promise.resolve(undefined);
   }
 
-  /** Draws `edits` over the document, marked pending, until `answer` settles (or the connection is back). */
-  drawPending(edits, answer) {
+  /**
+   * Draws `edits` over the document, marked pending (the emojis they make with the temporary ids
+   * `creates`), until `answer` settles or the connection is back.
+   */
+  drawPending(edits, creates, answer) {
     const editor = this.editor;
     if (editor.online) return;
-    const entry = { edits };
+    const entry = { edits, creates };
     this.predicted.push(entry);
     answer.finally(() => {
       const index = this.predicted.indexOf(entry);
@@ -100,7 +108,7 @@ export class EditRequests {
       notify("The document changed in another window, so that change no longer applies.", { title: "Not changed" });
     } else if (error.code === "nothing_to_undo" || error.code === "nothing_to_redo") {
       // Another window undid (or redid) it first; the buttons follow the live state.
-    } else if (error.code !== "gone") {
+    } else if (!["gone", "signed_out", "withdrawn"].includes(error.code)) {
       notify(error.message, { kind: "error", title });
     }
   }

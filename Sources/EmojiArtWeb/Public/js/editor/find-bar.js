@@ -78,7 +78,7 @@ export class FindBar {
     const canvas = this.editor.canvas;
     // Locked emojis are not found: they can't be selected.
     this.matches = query.trim()
-      ? canvas.emojis.filter((emoji) => emoji.id >= 0 && !emoji.locked && catalogue.matches(emoji.text, query)).map((emoji) => emoji.id)
+      ? canvas.emojis.filter((emoji) => !emoji.locked && catalogue.matches(emoji.text, query)).map((emoji) => emoji.id)
       : [];
     this.current = -1;
     canvas.setSelection(this.matches);

@@ -2,7 +2,12 @@
 // the editor opens — before the server's snapshot, which then brings only what changed since,
 // or instead of it when there is no server — and kept up to date with what the server sends, a
 // couple of seconds after it changes and when the page goes. Edits made on a copy offline are
-// drawn pending and kept until sent (./unsent-changes.js).
+// drawn pending and kept until sent (./unsent-changes.js). A document made offline, which the
+// server doesn't have yet, is made there first (`PUT /api/documents/{id}`, retried with the
+// connection's backoff); only then does the live connection open.
+import * as api from "../api.js";
+import { Backoff } from "../backoff.js";
+import { notify } from "../dom.js";
 import { DocumentCopies } from "../offline/document-copies.js";
 
 const SAVE_DELAY_MS = 2000;
@@ -15,9 +20,50 @@ export class OfflineCopy {
   constructor(editor, { store, identity }) {
     this.editor = editor;
     this.copies = new DocumentCopies(store);
+    this.identity = identity;
     this.owner = identity.whoIsAsking().then((who) => who.key);
     this.savedVersion = null;
     this.timer = 0;
+    this.making = null; // {retry, timer} while the server is asked to make the document
+  }
+
+  /**
+   * Resolves once the document is on the server: at once, unless this browser made it offline
+   * and the server doesn't have it yet — then it is made there first, as its maker.
+   */
+  async onServer() {
+    const owners = await this.copies.unsavedOwners(this.editor.documentId).catch(() => []);
+    if (!owners.length) return;
+    const backoff = new Backoff();
+    for (;;) {
+      const who = await this.identity.whoIsAsking({ again: true });
+      if (who.confirmed && !owners.includes(who.key)) return; // someone else's: not theirs to make
+      if (who.confirmed && (await this.make(who.key))) return;
+      await new Promise((resolve) => {
+        this.making = { retry: resolve, timer: setTimeout(resolve, backoff.next()) };
+      });
+      clearTimeout(this.making.timer);
+      this.making = null;
+    }
+  }
+
+  /** Asks the server to make the document; true once it has it, false to try again later. */
+  async make(owner) {
+    try {
+      const state = await api.createDocumentWithID(this.editor.documentId, (await this.copies.read(owner, this.editor.documentId))?.title);
+      await this.copies.save(owner, state, { role: "owner" });
+      return true;
+    } catch (error) {
+      if (error.status === 0 || error.status >= 500) return false;
+      notify(error.message, { kind: "error", title: "Couldn’t save this new document" });
+      return true; // it can't be made: the live connection says what there is
+    }
+  }
+
+  /** The user asked to try the server now. */
+  retryNow() {
+    if (this.making) this.making.retry();
+    else this.editor.live.retryNow();
   }
 
   /** Draws the kept copy, if there is one and the server hasn't sent the document first. */
@@ -54,8 +100,11 @@ export class OfflineCopy {
     const editor = this.editor;
     const state = editor.state;
     if (!state || editor.gone || state.version === this.savedVersion) return;
+    // Kept for whoever the server says is asking: nothing while it hasn't said.
+    const who = await this.identity.whoIsAsking();
+    if (!who.confirmed) return;
     this.savedVersion = state.version;
-    await this.copies.save(await this.owner, state, { role: editor.access.role ?? "owner" }).catch(() => {});
+    await this.copies.save(who.key, state, { role: editor.access.role ?? "owner" }).catch(() => {});
   }
 
   /** The document can't be seen here any more: its copy goes. */

@@ -26,25 +26,28 @@ function arrange(order, moving, to) {
 }
 
 /**
- * `state` with `batches` (lists of edits, in the order they were made) applied as well as the
- * page can tell. New emojis get negative ids (the server gives the real ones).
+ * `state` with `batches` ({edits, creates}, in the order they were made) applied as well as the
+ * page can tell. New emojis get the temporary ids `creates` gives them, in order (negative: the
+ * server gives the real ones, ./temporary-ids.js).
  */
 export function predict(state, batches) {
   let emojis = state.emojis.slice();
   let title = state.title;
-  let nextTemporaryId = -1;
+  let creates = [];
+  let spareId = -1; // for a batch without enough temporary ids (none is made so)
   const touched = new Set();
   const update = (ids, change) => {
     const chosen = new Set(ids);
     emojis = emojis.map((emoji) => (chosen.has(emoji.id) ? (touched.add(emoji.id), change(emoji)) : emoji));
   };
   const add = (emoji) => {
-    const id = nextTemporaryId--;
+    const id = creates.length ? creates.shift() : spareId--;
     touched.add(id);
     emojis.push({ ...emoji, id });
   };
-  for (const edits of batches) {
-    for (const edit of edits) {
+  for (const batch of batches) {
+    creates = [...(batch.creates ?? [])];
+    for (const edit of batch.edits) {
       switch (edit.type) {
         case "addEmoji":
           add({ text: edit.text, x: edit.position.x, y: edit.position.y, size: edit.size });

@@ -5,12 +5,16 @@
 // left — after a reload, a closed tab, a crashed browser — draws it pending and sends it first,
 // with the original request ids, so each is applied once; what the server refuses is named in
 // one notice. Where the browser keeps nothing (a private window, storage full) the editor works
-// as before, with a warning.
-import { goToSignIn } from "../api.js";
+// as before, with a warning. A request naming emojis added offline waits for the request that
+// adds them; once the server has answered that one, it names their real ids, kept so before the
+// answered request is forgotten (./temporary-ids.js).
+import * as api from "../api.js";
 import { notify } from "../dom.js";
 import { isQuotaError } from "../offline/local-store.js";
+import { ACCOUNT_CHANNEL } from "../offline/sign-out.js";
 import { holdWindowLock, UnsentQueue } from "../offline/unsent-queue.js";
 import { changeLabel, refusalReason } from "./change-labels.js";
+import { namesTemporary, temporaryIdsIn } from "./temporary-ids.js";
 
 const changes = (count) => (count === 1 ? "1 change" : `${count} changes`);
 
@@ -30,7 +34,8 @@ export class UnsentChanges {
     this.journal = {
       holding: true,
       keep: (item) => this.keep(item),
-      forget: (item) => this.forget(item),
+      forget: (item, answer) => this.forget(item, answer),
+      prepare: (item) => this.prepare(item),
     };
   }
 
@@ -47,6 +52,7 @@ export class UnsentChanges {
     addEventListener("beforeunload", (event) => {
       if (editor.live.waiting > 0 && !editor.gone && !this.kept) event.preventDefault();
     });
+    this.listenForSignOut();
     let earlier = [];
     try {
       this.queue = this.identity.whoIsAsking().then(({ key }) => new UnsentQueue(this.store, key, editor.documentId, windowId));
@@ -58,24 +64,56 @@ export class UnsentChanges {
         await this.nextChance();
         who = await this.identity.whoIsAsking({ again: true });
       }
-      if (who.key !== queue.owner) await queue.reown(who.key);
+      if (queue.owner === "unknown") await queue.reown(who.key);
+      else if (who.key !== queue.owner) this.madeAsSomeoneElse(queue, who.key);
       const { records, skipped } = await queue.takeOver();
       this.reportSkipped(skipped);
       earlier = records;
     } catch {
       notify("Changes this browser kept for this document couldn’t be read; they were skipped.", { kind: "warning", title: "Unsent changes" });
     }
-    const answers = editor.live.adopt(earlier.map((record) => ({ id: record.requestId, message: record.message })));
+    const answers = editor.live.adopt(earlier.map((record) => ({
+      id: record.requestId, message: record.message, body: JSON.parse(record.message), creates: record.creates ?? [],
+    })));
+    this.orphans(earlier);
     const refused = [];
     earlier.forEach((record, index) => {
       const answer = answers[index].catch((error) => {
         refused.push({ label: record.label || "A change", error });
       });
-      if (Array.isArray(record.edits)) editor.requests.drawPending(record.edits, answer);
+      if (Array.isArray(record.edits)) editor.requests.drawPending(record.edits, record.creates ?? [], answer);
     });
     document.body.dataset.restored = String(earlier.length);
     await Promise.all(answers.map((answer) => answer.catch(() => {})));
     if (refused.length) this.reportRefused(refused);
+  }
+
+  /**
+   * This window's requests were kept under the account the browser last knew, and the server now
+   * names another (or nobody): they stay that account's, sent when it is back, and this window
+   * goes on as the one named.
+   */
+  madeAsSomeoneElse(queue, owner) {
+    const count = this.editor.live.withdraw();
+    queue.owner = owner;
+    if (count) {
+      notify(`${changes(count)} made here offline ${count === 1 ? "was" : "were"} made as another account; ${count === 1 ? "it is" : "they are"} kept, and sent when that account signs in here again.`, { kind: "warning", title: "Not sent" });
+    }
+  }
+
+  /**
+   * Someone signed out in another tab: if it is who this window keeps things for, it stops —
+   * nothing more is kept (the other tab deleted it all) — and goes to the sign-in page.
+   */
+  listenForSignOut() {
+    if (!globalThis.BroadcastChannel) return;
+    new BroadcastChannel(ACCOUNT_CHANNEL).addEventListener("message", async ({ data }) => {
+      if (!data?.signedOut || data.signedOut !== (await this.queue)?.owner) return;
+      this.signedOut = true;
+      this.editor.gone = true; // no copy saved, nothing sent
+      this.editor.live.close();
+      api.goToSignIn();
+    });
   }
 
   /** Resolves when the server may answer again: the connection came back, or a few seconds passed online. */
@@ -100,15 +138,69 @@ export class UnsentChanges {
     const label = changeLabel(item.body, this.editor.state);
     return (async () => {
       const queue = await this.queue;
-      if (!queue) throw new Error("nothing is kept");
-      await queue.keep({ requestId: item.id, message: item.message, edits: item.body?.edits, label });
-    })().catch((error) => this.warn(isQuotaError(error) ? "full" : "refused"));
+      if (!queue || this.signedOut) throw new Error("nothing is kept");
+      await queue.keep({ requestId: item.id, message: item.message, edits: item.body?.edits, creates: item.creates, label });
+    })().catch((error) => this.signedOut || this.warn(isQuotaError(error) ? "full" : "refused"));
   }
 
-  forget(item) {
-    Promise.resolve(this.queue)
-      .then((queue) => queue?.forget(item.id))
-      .catch(() => {});
+  /** The server answered `item` (or it can never be sent): forgotten, once what it made is known. */
+  async forget(item, answer) {
+    try {
+      if (item.creates?.length) await this.settleCreated(item, answer);
+      await (await this.queue)?.forget(item.id);
+    } catch {
+      /* a record left behind is sent again, by id: applied once all the same */
+    }
+  }
+
+  // MARK: - Emojis added offline (./temporary-ids.js)
+
+  /** Whether `item` may go now: "wait" while it names emojis an earlier request is still making. */
+  prepare(item) {
+    const edits = item.body?.edits;
+    if (!namesTemporary(edits)) return "ready";
+    const now = this.editor.requests.temporary.resolve(edits);
+    if (now.never) return { code: "conflict", message: "The emoji it changes was never added." };
+    if (!now.ready) return "wait";
+    this.editor.live.reword(item, { ...item.body, edits: now.edits });
+    this.queue?.then((queue) => queue?.rewrite(item.id, item.message, now.edits)).catch(() => {});
+    return "ready";
+  }
+
+  /**
+   * The request that makes `item.creates` was answered: their real ids are learned (or that they
+   * never will be), and every waiting request naming them is written again — in memory and in
+   * the browser — before `item` is forgotten, so no crash leaves a request naming ids no one knows.
+   */
+  async settleCreated(item, answer) {
+    const temporary = this.editor.requests.temporary;
+    if (answer?.type === "ack") temporary.learn(item.creates, await this.madeBy(answer.version));
+    else temporary.refuse(item.creates);
+    const queue = await this.queue;
+    for (const waiting of this.editor.live.outbox) {
+      const edits = waiting.body?.edits;
+      const now = namesTemporary(edits) ? temporary.resolve(edits) : null;
+      if (!now?.ready) continue;
+      this.editor.live.reword(waiting, { ...waiting.body, edits: now.edits });
+      await queue?.rewrite(waiting.id, waiting.message, now.edits);
+    }
+    this.editor.live.flush();
+  }
+
+  /** The ids of the emojis the change at `version` made, in order: seen live, or read from the history. */
+  async madeBy(version) {
+    const range = this.editor.created.range(version);
+    if (range) return Array.from({ length: range[1] - range[0] }, (_, i) => range[0] + i);
+    const { changes = [] } = await api.historyChanges(this.editor.documentId, version - 1, 1);
+    const change = changes.find((candidate) => candidate.version === version);
+    return (change?.patch.inserted ?? []).map((entry) => entry.emoji.id).sort((a, b) => a - b);
+  }
+
+  /** Temporary ids the taken-over requests name that none of them makes: their emojis were never added. */
+  orphans(records) {
+    const made = new Set(records.flatMap((record) => record.creates ?? []));
+    const never = records.flatMap((record) => temporaryIdsIn(record.edits)).filter((id) => !made.has(id));
+    if (never.length) this.editor.requests.temporary.refuse(never);
   }
 
   /** Access to the document ended for good (or it was deleted): nothing kept for it is sent, and its copy goes. */
@@ -126,7 +218,7 @@ export class UnsentChanges {
    */
   async accessDenied(status) {
     if (status === 404 || (status === 401 && (await this.identity.whoIsAsking()).key === "guest")) await this.forgetDocument();
-    if (status === 401) goToSignIn();
+    if (status === 401) api.goToSignIn();
   }
 
   // MARK: - Notices
@@ -159,7 +251,10 @@ export class UnsentChanges {
     }
   }
 
-  reportRefused(refused) {
+  reportRefused(everything) {
+    // Signed out meanwhile (kept, sent once back) or made as another account (kept for them): not refused.
+    const refused = everything.filter(({ error }) => !["signed_out", "withdrawn"].includes(error?.code));
+    if (!refused.length) return;
     const named = refused.map(({ label, error }) => `${label} — ${refusalReason(error, label)}`).join("; ");
     notify(`${changes(refused.length)} couldn’t be applied: ${named}.`, { kind: "error", title: "Not applied" });
   }

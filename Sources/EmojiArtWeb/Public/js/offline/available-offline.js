@@ -4,6 +4,16 @@
 import * as api from "../api.js";
 import { DocumentCopies } from "./document-copies.js";
 
+/** A new document's id, made here (upper case, as the server writes ids). */
+export function newDocumentID() {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID().toUpperCase();
+  const bytes = crypto.getRandomValues(new Uint8Array(16)); // pages outside a secure context
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("").toUpperCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export class AvailableOffline {
   /**
    * @param {import("./local-store.js").LocalStore} store
@@ -31,6 +41,22 @@ export class AvailableOffline {
   async summaries() {
     const copies = await this.copies.list(await this.owner()).catch(() => []);
     return copies.map(({ id, title, version, updatedAt, emojiCount, role }) => ({ id, title, version, updatedAt, emojiCount, role }));
+  }
+
+  /**
+   * Makes document `id` in this browser (no server): an empty document, kept as a copy the
+   * server doesn't have yet, which the editor makes there once it can.
+   */
+  async createHere(id) {
+    if (!(await this.copies.store.database())) {
+      throw new Error("With no connection, a new document is kept in the browser, and this one keeps nothing for this site (a private window?).");
+    }
+    const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+    const state = {
+      id, title: "Untitled", version: 0, background: null, emojis: [], backgroundState: { status: "none" },
+      nextEmojiId: 1, undoActionName: null, redoActionName: null, createdAt: now, updatedAt: now,
+    };
+    await this.copies.save(await this.owner(), state, { role: "owner", unsaved: true });
   }
 
   /**

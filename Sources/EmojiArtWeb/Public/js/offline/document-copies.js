@@ -3,12 +3,15 @@
 // (./local-store.js) per owner — the account that opened them (./identity.js). A copy is the
 // document's state as the server last sent it, with its version, and the requester's role:
 //
-//   {owner, id, title, version, updatedAt, emojiCount, role, state, openedAt, pinned}
+//   {owner, id, title, version, updatedAt, emojiCount, role, state, openedAt, pinned, unsaved}
+//
+// `unsaved`: a document made offline ("New document" with no server), which the server doesn't
+// have yet; the editor makes it there (`PUT /api/documents/{id}`) before it sends its edits.
 //
 // Copies go with their owner's sign-out, and one at a time when its document can't be seen.
 import { settled } from "./local-store.js";
 
-/** How many documents are kept besides the pinned ones (the most recently opened). */
+/** How many documents are kept besides the pinned and unsaved ones (the most recently opened). */
 const RECENT_COPIES = 30;
 /** The Cache Storage cache the service worker keeps stored images in (./service-worker.js). */
 const IMAGES_CACHE = "emojiart-images";
@@ -36,18 +39,24 @@ export class DocumentCopies {
    * — opened now, unless `opened` is false — and forgets their oldest unpinned copies beyond
    * RECENT_COPIES.
    */
-  save(owner, state, { role = "owner", opened = true } = {}) {
+  save(owner, state, { role = "owner", opened = true, unsaved = false } = {}) {
     return this.store.within("documents", "readwrite", async (store) => {
       const earlier = await settled(store.get([owner, state.id]));
       store.put({
         owner, id: state.id, title: state.title, version: state.version, updatedAt: state.updatedAt,
         emojiCount: state.emojis?.length ?? 0, role, state,
-        openedAt: opened ? Date.now() : earlier?.openedAt ?? Date.now(), pinned: earlier?.pinned ?? false,
+        openedAt: opened ? Date.now() : earlier?.openedAt ?? Date.now(), pinned: earlier?.pinned ?? false, unsaved,
       });
       const copies = await settled(store.index("byOwner").getAll(owner));
-      const recent = copies.filter((copy) => !copy.pinned).sort((a, b) => b.openedAt - a.openedAt);
+      const recent = copies.filter((copy) => !copy.pinned && !copy.unsaved).sort((a, b) => b.openedAt - a.openedAt);
       for (const old of recent.slice(RECENT_COPIES)) store.delete([owner, old.id]);
     });
+  }
+
+  /** The owners whose copy of `id` the server doesn't have yet (made offline): usually none. */
+  async unsavedOwners(id) {
+    const copies = await this.store.within("documents", "readonly", (store) => settled(store.index("byId").getAll(id)), []);
+    return copies.filter((copy) => copy.unsaved).map((copy) => copy.owner);
   }
 
   /** Keeps the owner's copy of `id` whatever else they open (or lets it age out again). */

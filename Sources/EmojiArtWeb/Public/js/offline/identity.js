@@ -35,17 +35,33 @@ export class Identity {
       this.store.readMeta(REMEMBERED).catch(() => undefined),
       fetch("/api/session", { headers: { Accept: "application/json" } }).catch(() => null),
     ]);
-    if (!response || (response.status !== 200 && response.status !== 401)) {
+    const session = response?.status === 200 && !response.redirected ? await response.json().catch(() => null) : null;
+    // Only a 200 with a session, or a 401, is an answer (not a network failure, a 5xx, or a
+    // portal's page in its place).
+    if (!(session?.user || response?.status === 401)) {
       return { key: before ?? "unknown", previous: null, confirmed: false, session: null };
     }
-    const session = response.status === 200 ? await response.json().catch(() => null) : null;
+    return this.confirmed(session, before);
+  }
+
+  /**
+   * The server named `session`'s user (null: nobody, a guest): remembered, and when it is another
+   * account than the one remembered (`before`), that one's copies of documents go — their unsent
+   * changes stay theirs, never sent as anyone else, until they sign out or come back.
+   */
+  async confirmed(session, before) {
     const key = identityKey(session);
     const previous = before && before !== key ? before : null;
     if (key !== before) await this.store.writeMeta(REMEMBERED, key).catch(() => {});
-    // Someone else used this browser since: their copies of documents go (their unsent changes
-    // stay theirs, never sent as anyone else, until they sign out or come back).
-    if (previous) await new DocumentCopies(this.store).forgetAll(previous).catch(() => {});
+    if (previous && key.startsWith("user:")) await new DocumentCopies(this.store).forgetAll(previous).catch(() => {});
     return { key, previous, confirmed: true, session };
+  }
+
+  /** Someone just signed in (the sign-in page): `session` is who is asking from now on. */
+  async signedIn(session) {
+    const before = await this.store.readMeta(REMEMBERED).catch(() => undefined);
+    this.asking = this.confirmed(session, before);
+    await this.asking;
   }
 
   /** Nobody is signed in here any more (signed out): forget the remembered key. */

@@ -8,7 +8,7 @@
 // resolves null and the page works as before, in memory, with a warning (not an error).
 
 const DATABASE = "emojiart";
-const VERSION = 2;
+const VERSION = 3;
 const NEARLY_FULL = 0.9; // of the quota the browser grants this site
 
 /** Resolves what an IndexedDB request gives, or rejects with its error. */
@@ -25,7 +25,7 @@ const committed = (transaction) =>
     transaction.onabort = transaction.onerror = () => reject(transaction.error || new Error("The transaction was aborted."));
   });
 
-function upgrade(database) {
+function upgrade(database, transaction) {
   // Small facts about this browser: who was signed in last ({key: "identity", value}).
   if (!database.objectStoreNames.contains("meta")) database.createObjectStore("meta", { keyPath: "key" });
   if (!database.objectStoreNames.contains("documents")) {
@@ -33,6 +33,8 @@ function upgrade(database) {
     const documents = database.createObjectStore("documents", { keyPath: ["owner", "id"] });
     documents.createIndex("byOwner", "owner");
   }
+  const documents = transaction.objectStore("documents");
+  if (!documents.indexNames.contains("byId")) documents.createIndex("byId", "id");
   if (!database.objectStoreNames.contains("queue")) {
     // One record per request not yet answered, in the order they were made (seq).
     const queue = database.createObjectStore("queue", { keyPath: "seq", autoIncrement: true });
@@ -61,7 +63,7 @@ export class LocalStore {
         resolve(null);
         return;
       }
-      request.onupgradeneeded = () => upgrade(request.result);
+      request.onupgradeneeded = () => upgrade(request.result, request.transaction);
       request.onsuccess = () => {
         const database = request.result;
         // A newer page (another tab) upgrading the database: let it, and stop using this copy.

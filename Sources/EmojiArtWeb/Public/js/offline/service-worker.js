@@ -4,9 +4,10 @@
 // there, so the editor opens at once and with no server at all (docs/OFFLINE.md). A new server
 // version is a new script: it fetches the new shell whole, then takes over and deletes the old.
 //
-// Besides: the emoji catalogue's files and the stored images the pages draw (backgrounds, by
-// id, immutable) are kept as they are fetched. The API itself is never answered from here: the
-// pages keep what they need of documents in IndexedDB, per user.
+// Besides: the emoji catalogue's files are kept as they are fetched, and so are the stored images
+// the pages draw (backgrounds) — those asked of the server each time, which decides who may see
+// them, and served from here only when it can't be reached. The API itself is never answered
+// from here: the pages keep what they need of documents in IndexedDB, per user.
 
 const SHELL = self.APP_SHELL ?? { version: "none", paths: [] };
 const SHELL_CACHE = "emojiart-shell-" + SHELL.version;
@@ -55,9 +56,12 @@ self.addEventListener("fetch", (event) => {
   } else if (url.pathname.startsWith("/emoji/")) {
     event.respondWith(keptAsFetched(CATALOGUE_CACHE, request, { revalidate: !url.searchParams.has("v") }));
   } else if (/^\/api\/images\/[^/]+$/.test(url.pathname)) {
-    event.respondWith(keptAsFetched(IMAGES_CACHE, request, { revalidate: false }));
+    event.respondWith(fromServerElseKept(IMAGES_CACHE, request));
   }
 });
+
+/** Whether a response is worth keeping: the file itself, not an error or a sign-in page it was sent to. */
+const keepable = (response) => response.ok && response.type === "basic" && !response.redirected;
 
 /** A file of the shell from its cache; from the server when the cache lacks it (being replaced). */
 async function fromShell(path, request) {
@@ -75,10 +79,30 @@ async function keptAsFetched(cacheName, request, { revalidate }) {
   const cached = await cache.match(request);
   const fetching = () =>
     fetch(request).then((response) => {
-      if (response.ok && response.type === "basic") cache.put(request, response.clone());
+      if (keepable(response)) cache.put(request, response.clone());
       return response;
     });
   if (!cached) return fetching();
   if (revalidate) fetching().catch(() => {});
   return cached;
+}
+
+/**
+ * A stored image: from the server, which decides who may see it, and kept for when there is no
+ * server; the kept copy only when the server can't be reached. One the server refuses (401, 404)
+ * is forgotten here too.
+ */
+async function fromServerElseKept(cacheName, request) {
+  const cache = await caches.open(cacheName);
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (error) {
+    const cached = await cache.match(request);
+    if (cached) return cached;
+    throw error;
+  }
+  if (keepable(response)) await cache.put(request, response.clone());
+  else if (response.status === 401 || response.status === 403 || response.status === 404) await cache.delete(request);
+  return response;
 }

@@ -15,7 +15,10 @@ import { countUnsent, forgetOwner } from "./unsent-queue.js";
  */
 export async function signOut(store, identity) {
   const owner = (await identity.whoIsAsking()).key;
-  const unsent = await countUnsent(store, owner).catch(() => 0);
+  const copies = new DocumentCopies(store);
+  // Changes not sent, and documents made offline that the server doesn't have yet.
+  const made = (await copies.list(owner).catch(() => [])).filter((copy) => copy.unsaved).length;
+  const unsent = (await countUnsent(store, owner).catch(() => 0)) + made;
   if (unsent > 0) {
     const changes = unsent === 1 ? "1 change" : `${unsent} changes`;
     const leave = await confirmAction({
@@ -29,8 +32,13 @@ export async function signOut(store, identity) {
     await api.signOut();
   } finally {
     await forgetOwner(store, owner).catch(() => {});
-    await new DocumentCopies(store).forgetAll(owner).catch(() => {});
+    await copies.forgetAll(owner).catch(() => {});
     await identity.forget().catch(() => {});
+    // Other tabs of this browser (an editor left open) stop keeping anything for them.
+    if (globalThis.BroadcastChannel) new BroadcastChannel(ACCOUNT_CHANNEL).postMessage({ signedOut: owner });
   }
   return true;
 }
+
+/** The channel a sign-out is told on, to every tab of this browser (./sign-out.js, ../editor/unsent-changes.js). */
+export const ACCOUNT_CHANNEL = "emojiart-account";

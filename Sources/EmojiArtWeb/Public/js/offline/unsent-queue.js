@@ -2,10 +2,11 @@
 // (./local-store.js) before they are sent and deleted once answered, so that a reload, a closed
 // tab or a crashed browser loses none of them (docs/OFFLINE.md). A record:
 //
-//   {format, seq, owner, documentId, window, requestId, message, edits, label, madeAt}
+//   {format, seq, owner, documentId, window, requestId, message, edits, creates, label, madeAt}
 //
 // `message` is the live request exactly as sent (with its requestId, so sending it again is
-// recognised and applied once); `edits` what it does, to draw it pending; `label` its name in
+// recognised and applied once); `edits` what it does, to draw it pending; `creates` the
+// temporary ids of the emojis it adds (../editor/temporary-ids.js); `label` its name in
 // a notice ("Move 🐶"); `window` the id of the window that made it. A window holds a Web Lock
 // named after its id while it is open, so the next window of the document takes over only the
 // records whose window is gone — two open tabs each send their own.
@@ -45,6 +46,8 @@ function problem(record) {
   if (record.format !== QUEUE_FORMAT) return "older";
   if (typeof record.requestId !== "string" || !record.requestId || record.requestId.length > 64) return "unreadable";
   if (typeof record.message !== "string") return "unreadable";
+  const creates = record.creates ?? [];
+  if (!Array.isArray(creates) || creates.some((id) => !Number.isSafeInteger(id) || id >= 0)) return "unreadable";
   try {
     const message = JSON.parse(record.message);
     if (message.requestId !== record.requestId || !["edit", "undo", "redo"].includes(message.type)) return "unreadable";
@@ -69,13 +72,22 @@ export class UnsentQueue {
   }
 
   /** Keeps one request before it is sent. Rejects when the browser wouldn't keep it. */
-  async keep({ requestId, message, edits, label }) {
+  async keep({ requestId, message, edits, creates, label }) {
     if (!(await this.store.database())) throw new Error("This browser keeps nothing for this site.");
     await this.store.within("queue", "readwrite", (store) => {
       store.add({
         format: QUEUE_FORMAT, owner: this.owner, documentId: this.documentId, window: this.windowId,
-        requestId, message, edits: edits ?? null, label: label ?? "", madeAt: Date.now(),
+        requestId, message, edits: edits ?? null, creates: creates ?? [], label: label ?? "", madeAt: Date.now(),
       });
+    });
+  }
+
+  /** The request `requestId` says `message` now (the real ids of emojis added offline, `edits`). */
+  rewrite(requestId, message, edits) {
+    return this.store.within("queue", "readwrite", async (store) => {
+      for (const record of await settled(store.index("byRequest").getAll(requestId))) {
+        if (record.owner === this.owner) store.put({ ...record, message, edits });
+      }
     });
   }
 
@@ -137,7 +149,7 @@ export const countUnsent = (store, owner) =>
   store.within("queue", "readonly", (queue) => settled(queue.index("byOwner").count(owner)), 0);
 
 /** Forgets what `owner` has waiting for one document (they can no longer change it). */
-export const forgetDocumentRecords = (store, owner, documentId) =>
+const forgetDocumentRecords = (store, owner, documentId) =>
   forgetRecords(store, "byDocument", IDBKeyRange.only([owner, documentId]));
 
 /** Forgets everything `owner` has waiting (signing out on a shared computer). */

@@ -16,9 +16,9 @@ export class Idle extends GestureState {
     } else if (event.target.closest(".rotate-handle") && canvas.selection.size && !canvas.readOnly) {
       this.transition("rotating", { event });
     } else {
-      // An emoji drawn ahead of the server (offline, negative id) can't be edited yet: like empty canvas.
+      // An emoji added offline (a negative, temporary id) is pressed like any other.
       const id = canvas.emojiUnder(event);
-      this.transition("pointing", { event, id: id !== null && id >= 0 ? id : null });
+      this.transition("pointing", { event, id });
     }
   }
 }

@@ -22,7 +22,7 @@ export class Translating extends GestureState {
     const v = canvas.viewport.visibleWorldRect();
     const near = { left: v.left - v.width, top: v.top - v.height, right: v.left + 2 * v.width, bottom: v.top + 2 * v.height };
     this.targets = new SnapTargets(
-      canvas.layer.boxesTouching(near).filter((box) => !moving.has(box.id) && box.id >= 0),
+      canvas.layer.boxesTouching(near).filter((box) => !moving.has(box.id)),
       canvas.background.box,
     );
     canvas.layer.lift(this.ids);
