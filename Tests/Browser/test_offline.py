@@ -421,6 +421,7 @@ def test_a_document_opened_once_opens_and_edits_with_no_server(browser, tmp_path
             expect(page.locator('#canvas .emoji[data-id="1"]')).to_be_visible()
             status = page.locator("#save-status")
             expect(status).to_have_text("Offline — changes will be sent")
+            expect(page.locator(".palette-emoji").first).to_be_visible()  # the palettes, as last kept
             page.locator('#canvas .emoji[data-id="1"]').click()
             page.keyboard.press("Shift+ArrowRight")
             expect(status).to_contain_text("1 change waiting")

@@ -2,6 +2,7 @@
 // for someone signed in (or the local user, in local mode), "guest" for a visitor who came
 // through share links. The server says who it is (`GET /api/session`); while it can't be reached
 // the last answer, remembered (in IndexedDB, which a crashed browser doesn't lose), stands in.
+import { palettesKey } from "../palettes.js";
 import { DocumentCopies } from "./document-copies.js";
 
 const REMEMBERED = "identity";
@@ -53,7 +54,10 @@ export class Identity {
     const key = identityKey(session);
     const previous = before && before !== key ? before : null;
     if (key !== before) await this.store.writeMeta(REMEMBERED, key).catch(() => {});
-    if (previous && key.startsWith("user:")) await new DocumentCopies(this.store).forgetAll(previous).catch(() => {});
+    if (previous && key.startsWith("user:")) {
+      await new DocumentCopies(this.store).forgetAll(previous).catch(() => {});
+      await this.store.writeMeta(palettesKey(previous), undefined).catch(() => {});
+    }
     return { key, previous, confirmed: true, session };
   }
 

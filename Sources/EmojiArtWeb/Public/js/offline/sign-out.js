@@ -4,6 +4,7 @@
 // computers").
 import * as api from "../api.js";
 import { confirmAction } from "../dom.js";
+import { palettesKey } from "../palettes.js";
 import { DocumentCopies } from "./document-copies.js";
 import { countUnsent, forgetOwner } from "./unsent-queue.js";
 
@@ -33,6 +34,7 @@ export async function signOut(store, identity) {
   } finally {
     await forgetOwner(store, owner).catch(() => {});
     await copies.forgetAll(owner).catch(() => {});
+    await store.writeMeta(palettesKey(owner), undefined).catch(() => {});
     await identity.forget().catch(() => {});
     // Other tabs of this browser (an editor left open) stop keeping anything for them.
     if (globalThis.BroadcastChannel) new BroadcastChannel(ACCOUNT_CHANNEL).postMessage({ signedOut: owner });
