@@ -100,7 +100,7 @@ function row(summary, copy) {
   const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link, badge, available);
   const pinned = Boolean(copy?.pinned);
   const keep = el("button", {
-    type: "button", class: "button small offline-toggle", "aria-pressed": String(pinned), text: "Keep offline",
+    type: "button", class: "button small icon offline-toggle", "aria-pressed": String(pinned), "aria-label": "Keep offline", text: "📌",
     title: pinned ? "Kept in this browser whatever else you open" : "Keep this document in this browser, to open without a connection",
     on: { click: () => offline.keep(summary.id, !pinned).then(refresh, (error) => showError(error, "Couldn’t keep it offline")) },
   });

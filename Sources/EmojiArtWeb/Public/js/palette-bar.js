@@ -94,6 +94,8 @@ export class PaletteBar {
   }
 
   load() {
+    if (this.loading) return; // once: the editor asks when it knows the role, from a copy or the server
+    this.loading = true;
     this.dialogs.feed.subscribe((palettes) => this.update(palettes));
     this.dialogs.feed.open();
   }

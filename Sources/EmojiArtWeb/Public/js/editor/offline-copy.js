@@ -84,6 +84,7 @@ export class OfflineCopy {
     editor.access.assume(copy.role);
     editor.canvas.readOnly = editor.readOnly;
     editor.render(copy.state);
+    if (!editor.readOnly) editor.palettes.load(); // before the server answers (offline: the palettes kept)
     Object.assign(document.body.dataset, { ready: "true", source: "copy" });
     editor.connectionChanged({ state: editor.live.socket ? "connecting" : "offline", waiting: editor.live.waiting });
   }
