@@ -157,10 +157,12 @@ public actor DocumentLibrary {
 
     /// Creates and stores a new document, owned by `owner`, under `id` (a new one unless a
     /// client made it: a document created offline, docs/OFFLINE.md). Throws the store's error
-    /// if a document has that id already.
+    /// if a document has that id already, and ``StoreError/notFound(_:)`` — storing nothing — for
+    /// the id of a document deleted in the last minute (a late repeat doesn't bring it back).
     public func create(_ document: EmojiArtDocument, id: UUID = UUID(), owner: UUID = LocalUser.id) async throws
         -> LiveDocumentState
     {
+        guard deleted[id] == nil else { throw StoreError.notFound(id) }
         let date = now()
         let record = StoredDocument(id: id, document: document, version: 0, createdAt: date, updatedAt: date)
         try await store.createDocument(record, owner: owner)
