@@ -303,7 +303,13 @@ def test_on_a_phone_it_is_a_sheet_used_by_touch(phone, api):
     page.locator(".picker-tab[aria-label='People & Body']").tap()
     wave = cell(page, "👋")
     expect(wave).to_be_visible()  # its row is drawn once the grid has scrolled to the group
-    wave_box = wave.bounding_box()
+    # The grid may draw the row again as it settles (the cell is replaced): ask until it holds still.
+    wave_box = None
+    for _ in range(50):
+        if (wave_box := wave.bounding_box()) is not None:
+            break
+        page.wait_for_timeout(50)
+    assert wave_box is not None, "the 👋 cell never held still"
     touch = Touch(page)
     touch.down(0, wave_box["x"] + wave_box["width"] / 2, wave_box["y"] + wave_box["height"] / 2)
     expect(page.locator(".picker-variants [role=option]")).to_have_count(6)  # while the finger is still down
