@@ -1,3 +1,4 @@
+import EmojiArtDigest
 import EmojiArtWeb
 import Foundation
 import HTTPTypes
@@ -22,6 +23,7 @@ struct WebEditor {
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
+        AppShell.prepare()
         let files = FileIO()
         @Sendable func page(_ name: String, _ context: AppRequestContext) async throws -> Response {
             try await WebEditor.page(name, context)
@@ -47,6 +49,30 @@ struct WebEditor {
             headers[.cacheControl] = "no-cache"
             let script = try AppShell.current().serviceWorker()
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: script)))
+        }
+        // Each page's one script: its module and every module it imports (``ModuleBundle``), and
+        // the map that shows the browser's tools the files themselves. Asked again each time (the
+        // files may change with the server) and answered 304 while the bytes are the same.
+        router.get("/bundles/:name") { request, context in
+            let name = try context.parameters.require("name")
+            let isMap = name.hasSuffix(".js.map")
+            let bundle: ModuleBundle?
+            do {
+                bundle = try AppShell.currentBundle(named: isMap ? String(name.dropLast(".map".count)) : name)
+            } catch let refusal as ModuleBundle.Refusal {
+                context.logger.error("A script can't be bundled: \(refusal)")
+                throw HTTPError(.internalServerError, message: "A script can't be bundled: \(refusal)")
+            }
+            guard let bundle else { throw HTTPError(.notFound) }
+            let bytes = Data((isMap ? bundle.sourceMap : bundle.script).utf8)
+            var headers = HTTPFields()
+            headers[.contentType] = isMap ? "application/json" : "text/javascript; charset=utf-8"
+            headers[.cacheControl] = "no-cache"
+            headers[.eTag] = "\"" + Digest.hex(Digest.sha256(bytes)).prefix(32) + "\""
+            if request.headers[.ifNoneMatch] == headers[.eTag] {
+                return Response(status: .notModified, headers: headers)
+            }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
         // Clients that don't read the pages' icon link ask for /favicon.ico: the same picture.
         router.get("/favicon.ico") { _, context in

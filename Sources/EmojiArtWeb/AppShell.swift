@@ -3,19 +3,21 @@ import Foundation
 import Synchronization
 
 /// The app shell: the files a browser keeps to run the document list and the editor with no
-/// server (docs/OFFLINE.md) — the two pages, every script and style, the icons and the
-/// manifest — and a version that changes with any byte of them, so the service worker replaces
-/// its copy exactly when a new server brings new files.
+/// server (docs/OFFLINE.md) — the two pages, the one script each loads (its bundle,
+/// ``ModuleBundle``), the styles, the icons and the manifest — and a version that changes with
+/// any byte of them, so the service worker replaces its copy exactly when a new server brings
+/// new files.
 public struct AppShell: Sendable, Equatable {
-    /// The URL paths of the files, sorted ("/css/base.css", "/editor.html", …).
+    /// The URL paths of the files, sorted ("/bundles/editor.js", "/css/base.css", …).
     public var paths: [String]
     /// The first 16 hex digits of the SHA-256 of every file's path and bytes.
     public var version: String
 
     /// The pages the shell holds; the others (signing in, a share link, the game) need the server.
     static let pages: Set<String> = ["index.html", "editor.html"]
-    /// What else of the folder is shell: scripts, styles, icons, the manifest.
-    static let folders = ["js/", "css/", "icons/"]
+    /// What else of the folder is shell: styles, icons, the manifest. The scripts are there as
+    /// the pages' bundles, which hold every module they import.
+    static let folders = ["css/", "icons/"]
     static let files: Set<String> = ["favicon.svg", "manifest.webmanifest"]
 
     /// Whether `path` (relative to the folder) is part of the shell.
@@ -28,38 +30,123 @@ public struct AppShell: Sendable, Equatable {
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
         else { throw CocoaError(.fileReadNoSuchFile) }
-        var relative: [String] = []
+        var files: [String: Data] = [:]
         for case let url as URL in walker {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(root.path.count + 1))
-            if holds(path), !path.hasPrefix("."), !path.contains("/.") { relative.append(path) }
+            if holds(path), !path.hasPrefix("."), !path.contains("/.") {
+                files["/" + path] = try Data(contentsOf: url)
+            }
         }
-        relative.sort()
+        for page in pages {
+            guard let html = files["/" + page] else { continue }
+            for name in bundleNames(in: String(decoding: html, as: UTF8.self)) {
+                guard let bundle = try bundle(named: name, from: directory) else { continue }
+                files[bundlePrefix + name] = Data(bundle.script.utf8)
+            }
+        }
+        let paths = files.keys.sorted()
         var hashed = Data()
-        for path in relative {
-            hashed.append(contentsOf: Array(path.utf8) + [0])
-            hashed.append(contentsOf: Digest.sha256(try Data(contentsOf: root.appendingPathComponent(path))))
+        for path in paths {
+            hashed.append(contentsOf: Array(path.dropFirst().utf8) + [0])
+            hashed.append(contentsOf: Digest.sha256(files[path]!))
         }
         let version = String(Digest.hex(Digest.sha256(hashed)).prefix(16))
-        return AppShell(paths: relative.map { "/" + $0 }, version: version)
+        return AppShell(paths: paths, version: version)
     }
 
-    /// The shell of the files served: read once, or in a debug build (which serves the source
-    /// folder, edited while it runs) on every call.
+    /// The shell of the files served: read once (until a file changes, in a debug build).
     public static func current() throws -> AppShell {
-        #if DEBUG
-            return try read()
-        #else
-            return try cache.withLock { cached in
-                if let cached { return cached }
-                let shell = try read()
-                cached = shell
-                return shell
+        try withWritten { written in
+            if let shell = written.shell { return shell }
+            let shell = try read()
+            written.shell = shell
+            return shell
+        }
+    }
+
+    /// Writes the shell and its bundles now (a release build keeps them), so that no page waits
+    /// for them; a debug build writes them on every request anyway.
+    public static func prepare() {
+        #if !DEBUG
+            guard let shell = try? current() else { return }
+            for path in shell.paths where path.hasPrefix(bundlePrefix) {
+                _ = try? currentBundle(named: String(path.dropFirst(bundlePrefix.count)))
             }
         #endif
     }
 
-    private static let cache = Mutex<AppShell?>(nil)
+    // MARK: - Bundles
+
+    /// Where bundles are served: `/bundles/editor.js` is `js/editor.js` and what it imports.
+    public static let bundlePrefix = "/bundles/"
+
+    /// The bundles a page's `<script type="module" src="/bundles/….js">` tags name ("editor.js").
+    static func bundleNames(in html: String) -> [String] {
+        html.matches(of: #/<script type="module" src="/bundles/([a-z0-9-]+\.js)">/#).map { String($0.output.1) }
+    }
+
+    /// The bundle of `name` ("editor.js": js/editor.js and what it imports), or nil when js/
+    /// has no such script; throws ``ModuleBundle/Refusal`` for modules it can't bundle.
+    public static func bundle(named name: String, from directory: String = WebFiles.directory) throws
+        -> ModuleBundle?
+    {
+        guard name.wholeMatch(of: #/[a-z0-9-]+\.js/#) != nil,
+            FileManager.default.fileExists(atPath: directory + "/js/" + name)
+        else { return nil }
+        return try ModuleBundle.write(entry: "js/" + name, name: name, directory: directory)
+    }
+
+    /// The bundle of `name` served: written once (until a file changes, in a debug build).
+    public static func currentBundle(named name: String) throws -> ModuleBundle? {
+        try withWritten { written in
+            if let bundle = written.bundles[name] { return bundle }
+            let bundle = try bundle(named: name)
+            written.bundles[name] = bundle
+            return bundle
+        }
+    }
+
+    // MARK: - What is written once
+
+    /// The shell and the bundles written from the folder served, and the folder they were written
+    /// from: a release build's never changes, a debug build serves the source folder, edited
+    /// while it runs, so there a change of any file's size or time writes them again.
+    private struct Written {
+        var stamp: [String] = []
+        var shell: AppShell?
+        var bundles: [String: ModuleBundle?] = [:]
+    }
+
+    private static let written = Mutex(Written())
+
+    private static func withWritten<T>(_ body: (inout Written) throws -> T) throws -> T {
+        #if DEBUG
+            let stamp = folderStamp()
+        #endif
+        return try written.withLock { written in
+            #if DEBUG
+                if written.stamp != stamp { written = Written(stamp: stamp) }
+            #endif
+            return try body(&written)
+        }
+    }
+
+    /// Every file of the folder served, with its size and modification time.
+    static func folderStamp(_ directory: String = WebFiles.directory) -> [String] {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        guard
+            let walker = FileManager.default.enumerator(
+                at: URL(fileURLWithPath: directory), includingPropertiesForKeys: keys)
+        else { return [] }
+        var stamp: [String] = []
+        for case let url as URL in walker {
+            let values = try? url.resourceValues(forKeys: Set(keys))
+            stamp.append(
+                "\(url.path) \(values?.fileSize ?? -1) \(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)")
+        }
+        return stamp.sorted()
+    }
 
     /// The service worker's script: its source (js/offline/service-worker.js) after a first line
     /// naming this shell — `self.APP_SHELL = {"version": …, "paths": […]}` — so a new version is a

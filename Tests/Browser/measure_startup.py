@@ -28,10 +28,14 @@ from measure_pan import call, serving
 
 # Records when the page is ready: the editor once the server's state is drawn (data-source is
 # "server", a frame later), the list once it has listed (data-listed), both in ms since the
-# navigation began.
+# navigation began — and says so on the console, which the measurement listens to rather than
+# asking the page (asking would run Playwright's own script in the page while it loads).
 READY = """
 (() => {
-  const done = () => requestAnimationFrame(() => { window.__ready = performance.now(); });
+  const done = () => requestAnimationFrame(() => {
+    window.__ready = performance.now();
+    console.debug("emojiart-ready " + window.__ready);
+  });
   const check = () => {
     const body = document.body;
     if (!body || window.__ready !== undefined || window.__waiting) return;
@@ -58,9 +62,9 @@ def open_once(browser_type, profile: str, url: str, latency: int, chromium: str)
             cdp.send("Network.enable")
             cdp.send("Network.emulateNetworkConditions", {
                 "offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1})
-        page.goto(url)
-        page.wait_for_function("window.__ready !== undefined", timeout=30_000)
-        ready = page.evaluate("window.__ready")
+        with page.expect_console_message(lambda message: message.text.startswith("emojiart-ready"), timeout=30_000) as said:
+            page.goto(url, wait_until="commit")
+        ready = float(said.value.text.split()[1])
         # Let the service worker finish installing, so the next (warm) open has it.
         page.evaluate("navigator.serviceWorker?.ready.then(() => true)")
         page.wait_for_timeout(300)

@@ -104,3 +104,53 @@ def unused_exports(public: Path, tests: Path) -> list[str]:
 def test_every_export_is_imported_somewhere():
     unused = unused_exports(PUBLIC, HERE)
     assert not unused, "exported but imported nowhere (remove it, or stop exporting it):\n" + "\n".join(unused)
+
+
+def test_each_page_fetches_one_script_its_bundle(page, api, server):
+    """Issue #38, item 6: the editor and the list fetch their bundle and no module of js/ (the
+    waterfall it replaced), the editor's socket opens before the catalogue is asked for, and a
+    module's line is found through the bundle's map."""
+    doc = api.create("One script")
+    page.add_init_script("""new MutationObserver(() => {
+      if (document.body?.dataset.source === "server") window.drawnAt ??= performance.now();
+    }).observe(document, { subtree: true, attributes: true });""")
+    for url, bundle in ((f"{server}/documents/{doc['id']}", "/bundles/editor.js"), (f"{server}/", "/bundles/browser.js")):
+        page.goto(url)
+        page.wait_for_function("document.body.dataset.source === 'server' || document.body.dataset.listed !== undefined")
+        scripts = page.evaluate("""() => performance.getEntriesByType("resource")
+          .filter((entry) => entry.initiatorType === "script" || /\\.js$/.test(new URL(entry.name).pathname))
+          .map((entry) => new URL(entry.name).pathname)""")
+        assert scripts == [bundle], scripts
+    page.goto(f"{server}/documents/{doc['id']}")
+    page.wait_for_function("document.body.dataset.source === 'server'")
+    # The catalogue (for the picker) is asked for only once the document is drawn.
+    page.wait_for_function("performance.getEntriesByType('resource').some((entry) => entry.name.includes('/emoji/index.json'))")
+    asked = page.evaluate("performance.getEntriesByType('resource').find((entry) => entry.name.includes('/emoji/index.json')).startTime")
+    assert asked > page.evaluate("window.drawnAt")
+    source_map = page.evaluate("fetch('/bundles/editor.js.map').then((r) => r.json())")
+    bundle_lines = page.evaluate("fetch('/bundles/editor.js').then((r) => r.text())").split("\n")
+    live = source_map["sources"].index("/js/live.js")
+    line = next(i for i, text in enumerate(bundle_lines) if text.startswith("class LiveConnection {"))
+    source_line = decode_line(source_map["mappings"], line, live)
+    assert (JS / "live.js").read_text().split("\n")[source_line].startswith("export class LiveConnection {")
+
+
+def decode_line(mappings: str, wanted: int, source: int) -> int:
+    """The source line the map gives bundle line `wanted` (its first segment), checking the source."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    state = [0, 0, 0, 0]
+    for number, segments in enumerate(mappings.split(";")):
+        for segment in filter(None, segments.split(",")):
+            values, value, shift = [], 0, 0
+            for char in segment:
+                digit = alphabet.index(char)
+                value += (digit & 31) << shift
+                shift += 5
+                if not digit & 32:
+                    values.append(-(value >> 1) if value & 1 else value >> 1)
+                    value, shift = 0, 0
+            state = [values[0], state[1] + values[1], state[2] + values[2], state[3] + values[3]]
+            if number == wanted:
+                assert state[1] == source
+                return state[2]
+    raise AssertionError(f"no mapping for line {wanted}")

@@ -12,9 +12,12 @@ import Testing
     func folder() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("shell-\(UUID())")
         for (path, text) in [
-            ("index.html", "<p>list"), ("editor.html", "<p>editor"), ("signin.html", "<p>sign in"),
+            ("index.html", "<p>list"),
+            ("editor.html", #"<script type="module" src="/bundles/editor.js"></script><p>editor"#),
+            ("signin.html", #"<script type="module" src="/bundles/signin.js"></script><p>sign in"#),
             ("play.html", "<p>game"), ("openapi.yaml", "openapi: 3.1.0"), ("favicon.svg", "<svg/>"),
-            ("manifest.webmanifest", "{}"), ("js/editor.js", "import './a.js';"),
+            ("manifest.webmanifest", "{}"), ("js/editor.js", #"import { a } from "./a.js";"#),
+            ("js/a.js", "export const a = 1;"), ("js/signin.js", "// signing in"),
             ("js/offline/service-worker.js", "// worker"),
             ("css/base.css", "body{}"), ("icons/icon-192.png", "png"), ("js/.hidden.js", "no"),
         ] {
@@ -26,14 +29,15 @@ import Testing
         return root
     }
 
-    @Test func theShellIsThePagesScriptsStylesIconsAndManifest() throws {
+    @Test func theShellIsThePagesTheirBundlesStylesIconsAndManifest() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(at: root) }
         let shell = try AppShell.read(from: root.path)
+        // The scripts are there as the bundle each shell page loads (the sign-in page isn't shell).
         #expect(
             shell.paths == [
-                "/css/base.css", "/editor.html", "/favicon.svg", "/icons/icon-192.png", "/index.html", "/js/editor.js",
-                "/js/offline/service-worker.js", "/manifest.webmanifest",
+                "/bundles/editor.js", "/css/base.css", "/editor.html", "/favicon.svg", "/icons/icon-192.png",
+                "/index.html", "/manifest.webmanifest",
             ])
         #expect(shell.version.count == 16)
     }
@@ -47,6 +51,10 @@ import Testing
         try Data("body{color:red}".utf8).write(to: root.appendingPathComponent("css/base.css"))
         let second = try AppShell.read(from: root.path)
         #expect(second.version != first.version)
+        // A module the editor imports is in its bundle: a change to it is a new shell.
+        try Data("export const a = 2;".utf8).write(to: root.appendingPathComponent("js/a.js"))
+        #expect(try AppShell.read(from: root.path).version != second.version)
+        try Data("export const a = 1;".utf8).write(to: root.appendingPathComponent("js/a.js"))
         // A file renamed is a new shell too, even with the same bytes.
         try FileManager.default.moveItem(
             at: root.appendingPathComponent("css/base.css"), to: root.appendingPathComponent("css/main.css"))
@@ -59,7 +67,7 @@ import Testing
         let shell = try AppShell.read(from: root.path)
         let script = String(decoding: try shell.serviceWorker(from: root.path), as: UTF8.self)
         let lines = script.split(separator: "\n", maxSplits: 1)
-        #expect(lines[0].hasPrefix(#"self.APP_SHELL = {"paths":["/css/base.css","#))
+        #expect(lines[0].hasPrefix(#"self.APP_SHELL = {"paths":["/bundles/editor.js","/css/base.css","#))
         #expect(lines[0].hasSuffix(#""version":"\#(shell.version)"};"#))
         #expect(lines[1] == "// worker")
     }
@@ -74,8 +82,8 @@ import Testing
             let shell = try AppShell.current()
             #expect(text.hasPrefix("self.APP_SHELL = {"))
             #expect(text.contains(#""version":"\#(shell.version)""#))
-            #expect(shell.paths.contains("/js/offline/service-worker.js"))
-            #expect(shell.paths.contains("/js/editor.js") && shell.paths.contains("/editor.html"))
+            #expect(shell.paths.contains("/bundles/editor.js") && shell.paths.contains("/bundles/browser.js"))
+            #expect(shell.paths.contains("/editor.html") && !shell.paths.contains { $0.hasPrefix("/js/") })
             for path in shell.paths {
                 #expect(try await api.request(.get, path).status == .ok, "\(path)")
             }

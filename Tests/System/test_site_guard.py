@@ -75,7 +75,9 @@ def test_dns_rebinding_is_refused_on_every_route(server):
     doc = requests.post(server.base + "/api/documents", json={"title": "Secret"}, timeout=5).json()
     rebound = {"Host": f"attacker.example:{server.port}"}
     for path in ["/", "/api/documents", f"/api/documents/{doc['id']}", f"/documents/{doc['id']}",
-                 f"/api/documents/{doc['id']}/export", "/js/editor.js", "/api/palettes"]:
+                 f"/api/documents/{doc['id']}/export", "/js/editor.js", "/api/palettes",
+                 # the app shell (docs/OFFLINE.md): the worker, the manifest, a page's bundle
+                 "/sw.js", "/manifest.webmanifest", "/bundles/editor.js", "/bundles/editor.js.map"]:
         reply = requests.get(server.base + path, headers=rebound, timeout=5)
         assert reply.status_code == 421, path
         assert reply.json()["error"]["code"] == "unknown_host"
@@ -86,6 +88,21 @@ def test_dns_rebinding_is_refused_on_every_route(server):
     # The server's own names still work, as do clients without an Origin (curl, scripts).
     for host in ["localhost", f"localhost:{server.port}", f"127.0.0.1:{server.port}"]:
         assert requests.get(server.base + "/api/documents", headers={"Host": host}, timeout=5).status_code == 200
+
+
+def test_another_site_can_neither_read_nor_install_the_app_shell(server):
+    """Issue #38: the service worker, the manifest and the bundles are open routes, but only to
+    this site: another site's page gets no CORS grant to read them, can't embed them (CORP), and
+    can't widen the worker's scope (no Service-Worker-Allowed), whatever it asks."""
+    evil = {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"}
+    for path in ["/sw.js", "/manifest.webmanifest", "/bundles/editor.js"]:
+        reply = requests.get(server.base + path, headers={**evil, "Service-Worker": "script"}, timeout=5)
+        assert "Access-Control-Allow-Origin" not in reply.headers, path
+        assert reply.headers.get("Cross-Origin-Resource-Policy") == "same-origin", path
+        assert "Service-Worker-Allowed" not in reply.headers, path
+    # A preflight for them is not granted either.
+    preflight = requests.options(server.base + "/sw.js", headers={**evil, "Access-Control-Request-Method": "GET"}, timeout=5)
+    assert "Access-Control-Allow-Origin" not in preflight.headers
 
 
 def test_cross_site_text_plain_posts_and_deletes_change_nothing(server):

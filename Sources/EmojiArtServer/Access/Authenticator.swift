@@ -140,7 +140,8 @@ enum OpenRoutes {
         if path == "/metrics" { return .open }
         if path.hasPrefix("/api/") || path == "/api" { return .api }
         if path == "/signin" || path == "/signin.html" || path.hasPrefix("/s/") { return .open }
-        if path.hasPrefix("/js/") || path.hasPrefix("/css/") || path.hasPrefix("/icons/") || path == "/favicon.ico"
+        if path.hasPrefix("/js/") || path.hasPrefix("/bundles/") || path.hasPrefix("/css/") || path.hasPrefix("/icons/")
+            || path == "/favicon.ico"
             || path == "/favicon.svg"
         {
             return .open

@@ -52,8 +52,10 @@ struct ImagesController {
         let etag = "\"\(id)\""
         headers[.eTag] = etag
         // Private: in accounts mode only people signed in (or holding a link) may have it, so no
-        // shared cache may keep it for others.
-        headers[.cacheControl] = "private, max-age=31536000, immutable"
+        // shared cache may keep it for others. Asked again every time (a 304, without reading the
+        // image): who may see it can change — a link revoked, a member removed, someone signed
+        // out — and a browser's cache mustn't go on showing it to them.
+        headers[.cacheControl] = "private, no-cache"
         // The id is the hash of the bytes: a browser holding this ETag holds these very bytes,
         // so it can be told so without reading the image.
         if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: {

@@ -32,7 +32,7 @@ function showError(error, title) {
 
 async function refresh() {
   let documents;
-  const copies = offline.byId();
+  const copies = offline.byId(); // read beside the list, and shown once read (the first time takes a while)
   try {
     documents = await api.listDocuments();
     delete document.body.dataset.offline;
@@ -47,30 +47,48 @@ async function refresh() {
     document.body.dataset.offline = "true";
   }
   loading.hidden = true;
-  const kept = await copies;
   const mine = documents.filter((summary) => (summary.role || "owner") === "owner");
   const shared = documents.filter((summary) => summary.role && summary.role !== "owner");
-  rows.replaceChildren(...mine.map((summary) => row(summary, kept.get(summary.id))));
-  sharedRows.replaceChildren(...shared.map((summary) => row(summary, kept.get(summary.id))));
+  rows.replaceChildren(...mine.map(row));
+  sharedRows.replaceChildren(...shared.map(row));
   table.hidden = mine.length === 0;
   sharedTable.hidden = shared.length === 0;
-  // With accounts, "My documents" and "Shared with me" are named.
-  const accounts = document.body.dataset.accounts === "true";
-  document.getElementById("mine-heading").hidden = !accounts && shared.length === 0;
-  document.getElementById("shared-heading").hidden = shared.length === 0;
+  showHeadings();
   empty.hidden = mine.length !== 0;
   document.body.dataset.listed = String(documents.length);
+  showKept(await copies);
+}
+
+/** Marks the rows of the documents this browser keeps (`kept`: id → copy): available offline, or not on the server yet; pinned. */
+function showKept(kept) {
+  for (const tr of document.querySelectorAll("tr[data-id]")) {
+    const copy = kept.get(tr.dataset.id);
+    tr.querySelector(".offline-badge")?.remove();
+    if (copy) {
+      tr.querySelector(".title-cell").append(copy.unsaved
+        ? el("span", { class: "offline-badge", title: "Made with no connection: it goes to the server when you open it with one", text: "Not on the server yet" })
+        : el("span", { class: "offline-badge", title: "Opens and can be changed without a connection", text: "Available offline" }));
+    }
+    const pin = tr.querySelector(".offline-toggle");
+    pin.setAttribute("aria-pressed", String(Boolean(copy?.pinned)));
+    pin.title = copy?.pinned ? "Kept in this browser whatever else you open" : "Keep this document in this browser, to open without a connection";
+  }
+}
+
+/** With accounts, or documents shared with me, "My documents" and "Shared with me" are named. */
+function showHeadings() {
+  const shared = sharedRows.children.length > 0;
+  document.getElementById("mine-heading").hidden = document.body.dataset.accounts !== "true" && !shared;
+  document.getElementById("shared-heading").hidden = !shared;
 }
 
 /** In accounts mode: who is signed in, and the way out. */
 async function showAccount() {
   const { session } = await identity.whoIsAsking(); // and remembers who it is, for what the browser keeps
-  if (!session) {
-    document.body.dataset.accounts = "true"; // a visitor with only share links: no account to show
-    return;
-  }
-  document.body.dataset.accounts = String(session.access === "accounts");
-  if (session.access !== "accounts") return;
+  // A visitor with only share links (no session) is in accounts mode, with no account to show.
+  document.body.dataset.accounts = String(!session || session.access === "accounts");
+  showHeadings();
+  if (session?.access !== "accounts") return;
   document.getElementById("account-name").textContent = session.user.name;
   document.getElementById("account").hidden = false;
 }
@@ -84,8 +102,8 @@ document.getElementById("sign-out").addEventListener("click", async () => {
   location.assign("/signin");
 });
 
-/** A document's row; `copy` is the copy this browser keeps of it ({pinned}), if any. */
-function row(summary, copy) {
+/** A document's row (what this browser keeps of it is marked by showKept). */
+function row(summary) {
   const role = summary.role || "owner";
   const link = el("a", { class: "doc-title", href: editorURL(summary.id), text: summary.title });
   const thumbnail = el("img", {
@@ -94,15 +112,10 @@ function row(summary, copy) {
     on: { error: (event) => event.target.classList.add("missing") }, // offline: no picture
   });
   const badge = role === "owner" ? null : el("span", { class: "role-badge", text: { editor: "Can edit", commenter: "Can comment" }[role] ?? "View only" });
-  const available = !copy ? null : copy.unsaved
-    ? el("span", { class: "offline-badge", title: "Made with no connection: it goes to the server when you open it with one", text: "Not on the server yet" })
-    : el("span", { class: "offline-badge", title: "Opens and can be changed without a connection", text: "Available offline" });
-  const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link, badge, available);
-  const pinned = Boolean(copy?.pinned);
+  const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link, badge);
   const keep = el("button", {
-    type: "button", class: "button small icon offline-toggle", "aria-pressed": String(pinned), "aria-label": "Keep offline", text: "📌",
-    title: pinned ? "Kept in this browser whatever else you open" : "Keep this document in this browser, to open without a connection",
-    on: { click: () => offline.keep(summary.id, !pinned).then(refresh, (error) => showError(error, "Couldn’t keep it offline")) },
+    type: "button", class: "button small icon offline-toggle", "aria-pressed": "false", "aria-label": "Keep offline", text: "📌",
+    on: { click: () => offline.keep(summary.id, keep.getAttribute("aria-pressed") !== "true").then(refresh, (error) => showError(error, "Couldn’t keep it offline")) },
   });
   const exports = exportMenu(summary.id);
   const tr = el("tr", { dataset: { id: summary.id } },
@@ -254,5 +267,6 @@ setInterval(() => {
   }
 }, 30000);
 
-showAccount().then(refresh);
+showAccount();
+refresh();
 registerServiceWorker();

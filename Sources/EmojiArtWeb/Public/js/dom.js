@@ -1,4 +1,5 @@
 // Tiny DOM helpers. User text only ever enters the page as text nodes or attribute values.
+import { intl } from "./intl.js";
 
 /**
  * Creates an element. `props`: `class`, `text` (textContent), `on` ({event: handler}),
@@ -24,8 +25,6 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
-const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** "5 minutes ago", "yesterday", … for an ISO date string. */
 export function relativeTime(iso, now = Date.now()) {
@@ -39,7 +38,7 @@ export function relativeTime(iso, now = Date.now()) {
   for (const [size, unit] of steps) {
     if (Math.abs(value) < size) {
       if (unit === "second" && Math.abs(value) < 10) return "just now";
-      return relative.format(Math.round(value), unit);
+      return intl(Intl.RelativeTimeFormat, { numeric: "auto" }).format(Math.round(value), unit);
     }
     value /= size;
   }
@@ -48,7 +47,7 @@ export function relativeTime(iso, now = Date.now()) {
 
 export const formatDate = (iso) => {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : absolute.format(date);
+  return Number.isNaN(date.getTime()) ? "" : intl(Intl.DateTimeFormat, { dateStyle: "medium", timeStyle: "short" }).format(date);
 };
 
 const NOTICE_MS = 5000;
@@ -103,13 +102,6 @@ export function confirmAction({ title, message, confirmLabel }) {
   });
 }
 
-/** Splits a string into grapheme clusters (one emoji each for palette strings). */
-export function graphemes(text) {
-  if (typeof Intl.Segmenter === "function") {
-    return Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
-  }
-  return Array.from(text);
-}
 
 /** A document's file name without its extension: "party.emojiart" → "party". */
 export const fileStem = (name) => name.replace(/\.[^./\\]*$/, "") || name;

@@ -38,7 +38,8 @@ export class LiveConnection {
    *   snapshot(state) — the whole document (on connect, or when too far behind to catch up);
    *   change(message) — one committed version: {version, undoActionName, redoActionName, updatedAt, patch};
    *   synced(message) — caught up after a reconnect: {version, undoActionName, redoActionName, backgroundState};
-   *   background(backgroundState); deleted(); presence(message) — another window's pointer,
+   *   background(backgroundState); deleted(); missing?() — the server has no such document: resolves
+   *   true once it has (made from this browser), false if it is gone; presence(message) — another window's pointer,
    *   selection and view, or that it left, or (`you`) how the others see this one; summon(message)
    *   — another window asks everyone to follow it; status({state, retryIn?, waiting}) where state is
    *   "connecting" | "online" | "offline" | "gone".
@@ -79,16 +80,25 @@ export class LiveConnection {
     return this.ready;
   }
 
-  open() {
-    if (this.gone || this.socket) return;
+  /**
+   * A socket to the document's channel, opened now — from `version` on, or for a snapshot — for
+   * `open` to take: the page opens it before it builds the editor, so that the server's answer
+   * is on its way meanwhile (it must be taken in the same task, before any event is missed).
+   */
+  static connect(documentId, version = null) {
+    const query = version === null || version === undefined ? "" : "?version=" + encodeURIComponent(version);
+    return new WebSocket(socketURL(`/api/documents/${encodeURIComponent(documentId)}/live${query}`));
+  }
+
+  /** Connects (with `socket`, one `connect` opened for this document, or a new one). */
+  open(socket = null) {
+    if (this.gone || this.socket) return socket?.close();
     clearTimeout(this.retryTimer);
     this.retryTimer = 0;
     const version = this.fromScratch ? null : this.currentVersion();
     this.fromScratch = false;
-    const query = version === null || version === undefined ? "" : "?version=" + encodeURIComponent(version);
-    const url = socketURL(`/api/documents/${encodeURIComponent(this.documentId)}/live${query}`);
     this.report("connecting");
-    const socket = new WebSocket(url);
+    socket ??= LiveConnection.connect(this.documentId, version);
     this.socket = socket;
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => this.closed(socket, event));
@@ -305,16 +315,14 @@ export class LiveConnection {
       this.report("gone");
       return;
     }
-    if (event.code === 4404 || this.gone) {
-      this.gone = true;
-      for (const item of this.outbox.splice(0)) {
-        this.journal?.forget(item);
-        item.reject(new LiveRefusal("gone", "This document no longer exists."));
-      }
-      if (event.code === 4404) this.handlers.deleted();
-      this.report("gone");
+    if (event.code === 4404 && !this.gone && this.handlers.missing) {
+      // Not on the server (yet?): a document this browser made offline is made there first,
+      // then the connection opens again; else it is gone.
+      this.report("connecting");
+      this.handlers.missing().then((made) => (made ? this.open() : this.vanished(event.code)));
       return;
     }
+    if (event.code === 4404 || this.gone) return this.vanished(event.code);
     if (event.code === 4400) {
       // The server could not read a request — the oldest one unanswered, the one it was reading:
       // a defect, not something a retry mends. It goes; the others are sent again.
@@ -329,6 +337,17 @@ export class LiveConnection {
     const delay = this.backoff.next();
     this.retryTimer = setTimeout(() => this.open(), delay);
     this.report("offline", delay);
+  }
+
+  /** The document no longer exists (4404), or this connection was closed for good. */
+  vanished(code) {
+    this.gone = true;
+    for (const item of this.outbox.splice(0)) {
+      this.journal?.forget(item);
+      item.reject(new LiveRefusal("gone", "This document no longer exists."));
+    }
+    if (code === 4404) this.handlers.deleted();
+    this.report("gone");
   }
 
   report(state, retryIn) {

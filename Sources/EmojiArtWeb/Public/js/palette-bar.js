@@ -1,7 +1,8 @@
 // The palette chooser: the current palette's name and emojis (each draggable onto the canvas),
 // a button that cycles to the next palette, and a menu with Go To, New, Edit, Delete and Manage.
 // The current palette is remembered per window; the palettes themselves are shared and live.
-import { el, graphemes } from "./dom.js";
+import { el } from "./dom.js";
+import { graphemes } from "./intl.js";
 
 export const EMOJI_DRAG_TYPE = "application/x-emojiart-emoji";
 const STORAGE_KEY = "emojiart:palette"; // per window (sessionStorage)

@@ -3,7 +3,8 @@
 // import). Both are dialogs built here, so the editor page and the document browser share them;
 // both follow the live palette feed, so changes from other windows show while they are open.
 import * as api from "./api.js";
-import { confirmAction, el, graphemes, notify } from "./dom.js";
+import { confirmAction, el, notify } from "./dom.js";
+import { graphemes } from "./intl.js";
 import { EmojiPicker } from "./emoji/picker.js";
 import { EmojiPreferences } from "./emoji/preferences.js";
 import { containsEmoji } from "./palettes.js";

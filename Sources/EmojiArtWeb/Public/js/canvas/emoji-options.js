@@ -26,7 +26,7 @@ export class EmojiOptions {
     /** @type {Map<number, object>} the emoji each option describes, as last shown */
     this.shown = new Map();
     this.activeId = null;
-    whenNamesLoaded(() => this.relabel());
+    this.namesAsked = false; // the names are loaded once there is an emoji to name, not before
   }
 
   /** Labels every option again: the emojis' names have arrived. */
@@ -46,6 +46,8 @@ export class EmojiOptions {
       let element = this.elements.get(emoji.id);
       const old = this.shown.get(emoji.id);
       if (!element) {
+        if (!this.namesAsked) whenNamesLoaded(() => this.relabel());
+        this.namesAsked = true;
         element = document.createElement("span");
         element.className = "emoji";
         element.dataset.id = String(emoji.id);

@@ -2,7 +2,7 @@
 // ways: an EmojiArt fragment in our own type (other EmojiArt windows of this browser), the same
 // fragment inside text/html (other browsers and apps keep HTML), and the emojis themselves as
 // plain text (any text field). Paste reads the fragment first, then plain text that is all emoji.
-import { graphemes } from "../dom.js";
+import { graphemes } from "../intl.js";
 
 const FRAGMENT_TYPE = "application/x-emojiart-fragment+json";
 const FRAGMENT_MARKER = "emojiart-fragment";

@@ -7,8 +7,10 @@ import { ShareDialog } from "../share.js";
 
 export class DocumentAccess {
   /** @param {string} documentId */
-  constructor(documentId) {
+  /** @param {() => Promise<void>} signedOut what to do when the server says no one is signed in (before going to sign in) */
+  constructor(documentId, signedOut) {
     this.documentId = documentId;
+    this.signedOut = signedOut;
     /** "owner", "editor", "commenter" or "viewer"; null until known, or when the document can't be seen. */
     this.role = null;
     this.sharing = null;
@@ -68,7 +70,7 @@ export class DocumentAccess {
    */
   async ended(code) {
     if (code === 4401) {
-      api.goToSignIn();
+      await this.signedOut(); // the unsent changes' part: a guest's go, then off to sign in
       return false;
     }
     if ((await api.documentStatus(this.documentId)) === 200) {

@@ -63,7 +63,7 @@ export class DocumentEditor {
     this.zoomLevel = $("zoom-level");
     this.backgroundAlert = $("background-alert");
 
-    this.access = new DocumentAccess(documentId);
+    this.access = new DocumentAccess(documentId, () => this.unsent.accessDenied(401));
     this.requests = new EditRequests(this);
     this.clipboard = new ClipboardCommands(this);
     this.drops = new DropReceiver(this);
@@ -89,9 +89,7 @@ export class DocumentEditor {
         this.presence.changed();
       },
       pointerMoved: (point) => this.presence.changed({ pointer: point && { x: Math.round(point.x), y: Math.round(point.y) } }),
-      backgroundFailed: () => {
-        notify("Couldn’t show the background image. Reload the page to try again.", { kind: "error", title: "Set Background" });
-      },
+      backgroundFailed: () => notify("Couldn’t show the background image. Reload the page to try again.", { kind: "error", title: "Set Background" }),
       contextMenu: (point, where) => {
         this.lockedTarget = where.locked ?? null;
         this.contextMenu.open(point, where);
@@ -131,6 +129,7 @@ export class DocumentEditor {
         snapshot: (next) => {
           this.render(next);
           Object.assign(document.body.dataset, { ready: "true", source: "server" });
+          this.emoji.prepare();
         },
         synced: (message) => {
           const { undoActionName, redoActionName, backgroundState } = message;
@@ -143,6 +142,7 @@ export class DocumentEditor {
           this.scheduleRender();
         },
         deleted: () => this.deleted(),
+        missing: () => this.copy.onServer(),
         presence: (message) => this.people.receive(message),
         summon: (message) => this.people.summoned(message),
         comments: () => this.comments.refresh(),
@@ -409,7 +409,8 @@ export class DocumentEditor {
 
   // MARK: - Start
 
-  start() {
+  /** Sets the page up, and connects (with `socket`, when the page opened one already: LiveConnection.connect). */
+  start(socket = null) {
     const $ = this.$;
     for (const bar of ["editor-toolbar", "palette-bar", "people"]) this.actions.bindButtons($(bar));
     new ToolbarFold($("toolbar-more"), $("toolbar-fold"));
@@ -442,8 +443,7 @@ export class DocumentEditor {
     this.showZoom();
     this.unsent.restore();
     this.copy.open();
-    const onServer = this.copy.onServer(); // at once, unless made offline: then once the server has it
-    onServer.then(() => this.live.open());
-    onServer.then(() => this.loadRole()).then(() => this.readOnly || this.palettes.load());
+    this.live.open(socket); // at once, beside the copy (one made offline: `missing` makes it first)
+    this.copy.onServer().then(() => this.loadRole()).then(() => this.readOnly || this.palettes.load());
   }
 }

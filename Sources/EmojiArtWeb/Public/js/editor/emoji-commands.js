@@ -15,6 +15,13 @@ export class EmojiCommands {
     this.picker = new EmojiPicker(this.preferences);
     this.findBar = new FindBar(editor);
     this.button = document.getElementById("emoji-picker-button");
+    this.prepared = false;
+  }
+
+  /** The page has drawn the document: the picker gets ready to open at once. */
+  prepare() {
+    if (!this.prepared) this.picker.prepare();
+    this.prepared = true;
   }
 
   /** An emoji placed on the canvas (chosen, dragged, dropped) is one this user used last. */

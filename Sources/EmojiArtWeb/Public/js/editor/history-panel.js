@@ -8,6 +8,7 @@
 // changes, and applies their patches in version order with live.js's `applyChange`.
 import * as api from "../api.js";
 import { el, notify } from "../dom.js";
+import { intl } from "../intl.js";
 import { applyChange } from "../live.js";
 
 const PAGE = 200; // versions per page of the list
@@ -20,15 +21,15 @@ const REPLAY_SPEEDS = [
   ["Fastest", 240],
 ];
 
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
-const timeWithSeconds = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" });
-const dayAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const timeOnly = () => intl(Intl.DateTimeFormat, { timeStyle: "short" });
+const timeWithSeconds = () => intl(Intl.DateTimeFormat, { timeStyle: "medium" });
+const dayAndTime = () => intl(Intl.DateTimeFormat, { dateStyle: "medium", timeStyle: "short" });
 
 /** "14:02" today, "Nov 20, 2026, 14:02" another day. */
 function whenLabel(iso, now = new Date()) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  return date.toDateString() === now.toDateString() ? timeOnly.format(date) : dayAndTime.format(date);
+  return date.toDateString() === now.toDateString() ? timeOnly().format(date) : dayAndTime().format(date);
 }
 
 export class HistoryPanel {
@@ -150,7 +151,7 @@ export class HistoryPanel {
       return el("li", { class: "history-session" },
         el("details", { open: true },
           el("summary", {},
-            el("span", { class: "history-when", text: whenLabel(session.start) + (session.end !== session.start ? " – " + timeOnly.format(new Date(session.end)) : "") }),
+            el("span", { class: "history-when", text: whenLabel(session.start) + (session.end !== session.start ? " – " + timeOnly().format(new Date(session.end)) : "") }),
             who,
             el("span", { class: "history-summary", text: session.summary })),
           el("ol", { class: "history-versions" }, versions.map((v) => this.versionItem(v)))));
@@ -168,7 +169,7 @@ export class HistoryPanel {
         "aria-pressed": String(this.previewing === v.version),
         on: { click: () => this.show(v.version) },
       },
-      el("span", { class: "history-time", text: timeWithSeconds.format(new Date(v.at)) }),
+      el("span", { class: "history-time", text: timeWithSeconds().format(new Date(v.at)) }),
       el("span", { class: "history-action", text: v.actionName }),
       v.author ? el("span", { class: "history-who", text: v.author }) : null));
   }

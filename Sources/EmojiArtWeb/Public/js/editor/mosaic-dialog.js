@@ -6,6 +6,7 @@
 // dialog shows progress until the new emojis are drawn, then closes. Viewers may preview only.
 import * as api from "../api.js";
 import { el } from "../dom.js";
+import { intl } from "../intl.js";
 import { MosaicPreview } from "./mosaic-preview.js";
 
 const COLUMNS = { min: 10, max: 300, initial: 60 };
@@ -13,7 +14,7 @@ const DRAWN_WAIT_MS = 30_000; // the change the server answered is drawn by then
 const CHECK_DRAWN_MS = 50;
 /** Errors a preview shares with Apply: the mosaic as set up can't be made. */
 const SETUP_ERRORS = new Set(["out_of_range", "invalid_emoji", "invalid_background", "too_large"]);
-const numbers = new Intl.NumberFormat();
+const numbers = () => intl(Intl.NumberFormat);
 
 /**
  * A world rectangle (y down; the picture centred at the origin, a point a pixel) as a region of
@@ -45,7 +46,7 @@ function clampRegion(region, size) {
 
 /** "80 × 60 · 4,800 emojis" */
 const mosaicSize = ({ columns, rows, emojis }) =>
-  `${numbers.format(columns)} × ${numbers.format(rows)} · ${numbers.format(emojis)} ${emojis === 1 ? "emoji" : "emojis"}`;
+  `${numbers().format(columns)} × ${numbers().format(rows)} · ${numbers().format(emojis)} ${emojis === 1 ? "emoji" : "emojis"}`;
 
 export class MosaicDialog {
   /** @param {import("./document-editor.js").DocumentEditor} editor */
@@ -394,12 +395,12 @@ export class MosaicDialog {
       return;
     }
     const placed = this.lastPreview?.emojis;
-    this.showProgress(placed ? `Drawing ${numbers.format(placed)} ${placed === 1 ? "emoji" : "emojis"}…` : "Drawing the emojis…", 0);
+    this.showProgress(placed ? `Drawing ${numbers().format(placed)} ${placed === 1 ? "emoji" : "emojis"}…` : "Drawing the emojis…", 0);
     await this.drawn(state.version);
     this.applying = false;
     this.progress.hidden = true;
     this.close();
-    this.editor.announcer.say(placed ? `Made a mosaic of ${numbers.format(placed)} ${placed === 1 ? "emoji" : "emojis"}` : "Made a mosaic");
+    this.editor.announcer.say(placed ? `Made a mosaic of ${numbers().format(placed)} ${placed === 1 ? "emoji" : "emojis"}` : "Made a mosaic");
   }
 
   /** Shows the progress bar with `text`; `value` 0–1, or null while the server works (indeterminate). */

@@ -25,20 +25,29 @@ export class OfflineCopy {
     this.savedVersion = null;
     this.timer = 0;
     this.making = null; // {retry, timer} while the server is asked to make the document
+    this.placed = null; // onServer's answer, once asked
   }
 
   /**
    * Resolves once the document is on the server: at once, unless this browser made it offline
-   * and the server doesn't have it yet — then it is made there first, as its maker.
+   * and the server doesn't have it yet — then it is made there first, as its maker. True when it
+   * was made from here just now (a first connection that found nothing may try again); asked
+   * once, the same answer to every caller.
    */
-  async onServer() {
+  onServer() {
+    this.placed ??= this.place();
+    return this.placed;
+  }
+
+  async place() {
     const owners = await this.copies.unsavedOwners(this.editor.documentId).catch(() => []);
-    if (!owners.length) return;
+    if (!owners.length) return false;
     const backoff = new Backoff();
     for (;;) {
       const who = await this.identity.whoIsAsking({ again: true });
-      if (who.confirmed && !owners.includes(who.key)) return; // someone else's: not theirs to make
-      if (who.confirmed && (await this.make(who.key))) return;
+      if (who.confirmed && !owners.includes(who.key)) return false; // someone else's: not theirs to make
+      const made = who.confirmed ? await this.make(who.key) : undefined;
+      if (made !== undefined) return made;
       await new Promise((resolve) => {
         this.making = { retry: resolve, timer: setTimeout(resolve, backoff.next()) };
       });
@@ -47,16 +56,16 @@ export class OfflineCopy {
     }
   }
 
-  /** Asks the server to make the document; true once it has it, false to try again later. */
+  /** Asks the server to make the document: true once it has it, false if it can't, undefined to try again later. */
   async make(owner) {
     try {
       const state = await api.createDocumentWithID(this.editor.documentId, (await this.copies.read(owner, this.editor.documentId))?.title);
       await this.copies.save(owner, state, { role: "owner" });
       return true;
     } catch (error) {
-      if (error.status === 0 || error.status >= 500) return false;
+      if (error.status === 0 || error.status >= 500) return undefined;
       notify(error.message, { kind: "error", title: "Couldn’t save this new document" });
-      return true; // it can't be made: the live connection says what there is
+      return false; // it can't be made: the live connection says what there is
     }
   }
 

@@ -8,6 +8,7 @@
 // folding, the ranking tiers, names of tone variants, the tone applied to several people — is
 // EmojiArtKit's (EmojiCatalogue.swift, EmojiSearch.swift) in JavaScript; both are checked against
 // Tests/Fixtures/emoji/search-cases.json.
+import { graphemes } from "../intl.js";
 
 const TONES = ["\u{1F3FB}", "\u{1F3FC}", "\u{1F3FD}", "\u{1F3FE}", "\u{1F3FF}"];
 const TONE = /[\u{1F3FB}-\u{1F3FF}]/gu;
@@ -40,8 +41,6 @@ export const words = (folded) => folded.split(WORD_SEPARATORS).filter(Boolean);
 /** How an emoji is looked up: without variation selectors (☀️ and ☀ are one emoji). */
 const key = (text) => text.replaceAll("\uFE0F", "");
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-const graphemes = (text) => Array.from(segmenter.segment(text), (s) => s.segment);
 
 /**
  * Whether one grapheme is an emoji as EmojiArtKit's `Character.isEmoji` means it (UTS #51's

@@ -2,13 +2,13 @@
 // text export writes (`GET /api/documents/{id}/export?format=text`) and what a paste of such text
 // lays out again. Empty cells are fillers: U+3000 IDEOGRAPHIC SPACE (the export's), a space, a
 // no-break space or an em space, one cell each. Pure: no DOM, no page state.
+import { graphemes } from "../intl.js";
 import { isEmoji } from "./catalogue.js";
 
 /** The graphemes that stand for an empty cell. */
 const FILLERS = new Set(["\u3000", " ", "\u00A0", "\u2003"]);
 const TRAILING_SPACE = /\s+$/u;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /**
  * The grid in `text` when it is emoji text: several lines, or one line of several emojis, and
@@ -26,7 +26,7 @@ export function emojiGrid(text) {
   let columns = 0;
   for (let row = 0; row < lines.length; row += 1) {
     let column = 0;
-    for (const { segment } of segmenter.segment(lines[row].replace(TRAILING_SPACE, ""))) {
+    for (const segment of graphemes(lines[row].replace(TRAILING_SPACE, ""))) {
       if (!FILLERS.has(segment)) {
         if (!isEmoji(segment)) return null;
         cells.push({ text: segment, column, row });

@@ -31,8 +31,6 @@ export class EmojiPicker {
     this.query = "";
     this.announceTimer = 0;
     this.press = null;
-    // Fold the search's terms once the page is idle, so that even the first keystroke is quick.
-    loadCatalogue().then((catalogue) => requestIdleCallback(() => catalogue.prepareSearch(), { timeout: 5000 }), () => {});
     preferences.subscribe(() => {
       if (this.isOpen && !this.query) this.showBrowse({ keepScroll: true });
       if (this.root) this.showTone();
@@ -41,6 +39,14 @@ export class EmojiPicker {
 
   get isOpen() {
     return Boolean(this.root) && !this.root.hidden;
+  }
+
+  /**
+   * Loads the catalogue and folds the search's terms when the page is idle, so that even the
+   * first keystroke is quick — asked for once the page has drawn what it opened with.
+   */
+  prepare() {
+    requestIdleCallback(() => loadCatalogue().then((catalogue) => requestIdleCallback(() => catalogue.prepareSearch(), { timeout: 5000 }), () => {}), { timeout: 2000 });
   }
 
   /**
