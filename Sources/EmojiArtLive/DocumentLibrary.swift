@@ -158,7 +158,8 @@ public actor DocumentLibrary {
     /// Creates and stores a new document, owned by `owner`, under `id` (a new one unless a
     /// client made it: a document created offline, docs/OFFLINE.md). Throws the store's error
     /// if a document has that id already, and ``StoreError/notFound(_:)`` — storing nothing — for
-    /// the id of a document deleted in the last minute (a late repeat doesn't bring it back).
+    /// the id of a deleted document (a late repeat doesn't bring it back): the store remembers
+    /// them, and this library the ones it is deleting now.
     public func create(_ document: EmojiArtDocument, id: UUID = UUID(), owner: UUID = LocalUser.id) async throws
         -> LiveDocumentState
     {

@@ -27,7 +27,8 @@ public protocol DocumentStore: Sendable {
     func listDocuments() async throws -> [DocumentSummary]
 
     /// Stores a new document at version `version` with an empty log, owned by `owner` (its
-    /// ``DocumentRole/owner`` membership is written in the same transaction).
+    /// ``DocumentRole/owner`` membership is written in the same transaction). Throws
+    /// ``StoreError/notFound`` for the id of a document that was deleted: an id is used once.
     func createDocument(_ record: StoredDocument, owner: UUID) async throws
 
     /// The document's latest snapshot and the log entries after it, in version order, or nil.

@@ -1,5 +1,7 @@
 import EmojiArtImaging
 import EmojiArtKit
+import EmojiArtStore
+import EmojiArtStoreSQLite
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -78,12 +80,17 @@ struct DocumentsAPITests {
     }
 
     /// Schemathesis found a 500: a PUT after a DELETE stored a row the library then refused to
-    /// open, and the next PUT collided with it.
-    @Test func putOfAJustDeletedIdMakesNothing() async throws {
-        try await withAPI { api in
-            let id = UUID()
+    /// open, and the next PUT collided with it. Refused however long after: the store keeps
+    /// deleted ids (a second server on the same store, as after a restart, refuses it too).
+    @Test func putOfADeletedIdMakesNothing() async throws {
+        let stores = Stores.inMemory()
+        let id = UUID()
+        try await withAPI(stores: stores) { (api: APIClient) async throws in
             #expect(try await api.request(.put, "/api/documents/\(id)", json: [:]).status == .created)
             #expect(try await api.request(.delete, "/api/documents/\(id)").status == .noContent)
+            #expect(try await api.request(.put, "/api/documents/\(id)", json: [:]).status == .notFound)
+        }
+        try await withAPI(stores: stores) { (api: APIClient) async throws in
             for _ in 0..<2 {
                 #expect(try await api.request(.put, "/api/documents/\(id)", json: [:]).status == .notFound)
             }

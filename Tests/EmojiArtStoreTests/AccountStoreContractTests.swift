@@ -236,6 +236,12 @@ struct AccountStoreContractTests {
         #expect(try await !stores.users.removeUser(id: LocalUser.id))
         #expect(try await stores.documents.loadDocument(id: theirs) == nil)
         #expect(try await stores.documents.loadDocument(id: kept) != nil)
+        // Their documents' ids are never used again.
+        let again = StoredDocument(
+            id: theirs, document: try EmojiArtDocument(title: "Again"), version: 0, createdAt: date, updatedAt: date)
+        await #expect(throws: StoreError.notFound(theirs)) {
+            try await stores.documents.createDocument(again, owner: LocalUser.id)
+        }
         #expect(try await stores.shares.members(of: kept).map(\.user.name) == ["admin"])
         #expect(try await stores.sessions.session(tokenHash: "s") == nil)
         #expect(try await stores.tokens.token(hash: "t") == nil)

@@ -230,6 +230,24 @@ struct DocumentStoreContractTests {
         #expect(try await store.listDocuments().isEmpty)
     }
 
+    /// An id is used once: a document made again under a deleted one's id (a late repeat of a
+    /// browser's `PUT`, docs/OFFLINE.md) is refused and nothing is stored, however long after.
+    @Test(arguments: StoreKind.available)
+    func aDeletedDocumentsIdIsNeverUsedAgain(kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
+        let stored = try record()
+        try await store.createDocument(stored, owner: LocalUser.id)
+        #expect(try await store.deleteDocument(id: stored.id))
+        await #expect(throws: StoreError.notFound(stored.id)) {
+            try await store.createDocument(stored, owner: LocalUser.id)
+        }
+        #expect(try await store.loadDocument(id: stored.id) == nil)
+        #expect(try await store.listDocuments().isEmpty)
+        // Other ids are made as ever.
+        try await store.createDocument(try record(), owner: LocalUser.id)
+        #expect(try await store.listDocuments().count == 1)
+    }
+
     @Test(arguments: StoreKind.available)
     func palettesAreNilUntilSavedThenKeepTheirOrder(kind: StoreKind) async throws {
         let store = try await kind.makeStores().palettes

@@ -41,6 +41,13 @@ public struct SQLDocumentStore: DocumentStore {
     }
 
     public func createDocument(_ record: StoredDocument, owner: UUID) async throws {
+        // Never under the id of a deleted document. Read before the write, safely: an id is only
+        // ever deleted after it was made, and then the insert fails on the id anyway.
+        if try await !database.read(SQLStatement("SELECT 1 FROM deleted_document WHERE id = ?", [.uuid(record.id)]))
+            .isEmpty
+        {
+            throw StoreError.notFound(record.id)
+        }
         let snapshot = Self.bytes(of: record)
         do {
             try await database.write([
@@ -237,7 +244,10 @@ public struct SQLDocumentStore: DocumentStore {
             try await database.write(
                 [
                     SQLStatement(
-                        "DELETE FROM document WHERE id = ? RETURNING 1", [.uuid(id)], errorIfNoRow: NoSuchDocument())
+                        "DELETE FROM document WHERE id = ? RETURNING 1", [.uuid(id)], errorIfNoRow: NoSuchDocument()),
+                    SQLStatement(
+                        "INSERT INTO deleted_document (id, deleted_at) VALUES (?, ?)",
+                        [.uuid(id), .real(Date().timeIntervalSince1970)]),
                 ]
                     + database.dialect.announcing(.deleted(id)))
             return true

@@ -216,13 +216,19 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
         guard id != LocalUser.id else { return false }
         let rows = try await database.write(
             [
+                // Their documents go, and their ids are never used again (as ``SQLDocumentStore``'s delete).
+                SQLStatement(
+                    """
+                    INSERT INTO deleted_document (id, deleted_at)
+                    SELECT document_id, ? FROM document_member WHERE user_id = ? AND role = 'owner'
+                    """, [.real(Date().timeIntervalSince1970), .uuid(id)]),
                 SQLStatement(
                     "DELETE FROM document WHERE id IN (SELECT document_id FROM document_member WHERE user_id = ? AND role = 'owner')",
                     [.uuid(id)]),
                 SQLStatement("DELETE FROM app_user WHERE id = ? RETURNING 1", [.uuid(id)]),
                 SharedStatements.revocation,
             ] + database.dialect.announcing(.resync))
-        return !rows[1].isEmpty
+        return !rows[2].isEmpty
     }
 
     public func preferences(of userID: UUID) async throws -> UserPreferences {

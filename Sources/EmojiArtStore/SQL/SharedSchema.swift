@@ -170,6 +170,15 @@ public enum SharedSchema {
                     "CREATE TABLE comment_write (subject TEXT NOT NULL, at \(real) NOT NULL)",
                     "CREATE INDEX comment_write_by_subject ON comment_write (subject, at)",
                 ]),
+            Migration(
+                number: 5, name: "the ids of deleted documents",
+                statements: [
+                    // A deleted document's id, kept for good so that no one can make a document
+                    // under it again: a browser that made it offline and never heard the server's
+                    // answer repeats `PUT /api/documents/{id}` (docs/OFFLINE.md). 24 bytes or so
+                    // a deleted document.
+                    "CREATE TABLE deleted_document (id \(uuid) PRIMARY KEY, deleted_at \(real) NOT NULL)"
+                ]),
         ]
     }
 }
