@@ -442,6 +442,62 @@ def test_a_document_opened_once_opens_and_edits_with_no_server(browser, tmp_path
             assert state["version"] == doc["version"] + 1 and state["emojis"][0]["x"] == 10
 
 
+def test_palette_changes_made_offline_are_kept_then_sent_once(browser, tmp_path):
+    """Item 1's palette changes: made with no server, they are drawn at once and kept in the
+    browser; after the tab is closed and the server is back, the next window sends them, in
+    order, each applied once — a palette made offline (under the id the browser chose), renamed,
+    given emojis, one removed, and another palette deleted."""
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = document_with_a_dog(base, "Palettes away")
+        before = requests.get(base + "/api/palettes", timeout=10).json()["palettes"]
+        with chromium(browser, tmp_path / "profile") as (chrome, _):
+            context = chrome.contexts[0]
+            page = editor(context, base, doc["id"])
+            wait_worker(page)
+            wait_copied(page, doc["id"], doc["version"])
+            expect(page.locator("#palette-name")).to_have_text(before[0]["name"])
+            server["stop"]()
+            page.reload()
+            expect(page.locator("body")).to_have_attribute("data-source", "copy")
+
+            page.locator("#palette-menu-button").click()
+            page.get_by_role("menuitem", name="New Palette").click()
+            dialog = page.locator("#palette-editor")
+            expect(dialog).to_be_visible()
+            page.locator("#palette-editor-name").fill("Made offline")
+            page.locator("#palette-editor-add").press_sequentially("🐶🐱🐭")
+            expect(dialog.locator(".palette-editor-emoji")).to_have_text(["🐶", "🐱", "🐭"])
+            dialog.get_by_role("listitem", name="Remove 🐱").click()
+            expect(dialog.locator(".palette-editor-emoji")).to_have_text(["🐶", "🐭"])
+            page.keyboard.press("Escape")
+            expect(page.locator("#palette-name")).to_have_text("Made offline")  # drawn before the server has it
+            expect(page.locator("#palette-bar .palette-emoji")).to_have_text(["🐶", "🐭"])
+            # And the last palette of the list goes.
+            page.locator("#palette-menu-button").click()
+            page.get_by_role("menuitemradio", name=before[-1]["name"], exact=True).click()
+            page.locator("#palette-menu-button").click()
+            page.get_by_role("menuitem", name=f"Delete “{before[-1]['name']}”").click()
+            page.get_by_role("alertdialog").get_by_role("button", name="Delete").click()
+            expect(page.get_by_role("menuitemradio", name=before[-1]["name"], exact=True)).to_have_count(0)
+            waiting = page.evaluate(QUEUE)
+            assert [r["documentId"] for r in waiting] == ["palettes"] * len(waiting) and len(waiting) >= 5
+            page.close()
+
+            server["start"]()
+            page = editor(context, base, doc["id"])  # a new window sends what the closed one kept
+            deadline = time.monotonic() + 20
+            while page.evaluate(QUEUE):
+                assert time.monotonic() < deadline, f"still waiting: {page.evaluate(QUEUE)}"
+                page.wait_for_timeout(200)
+        after = requests.get(base + "/api/palettes", timeout=10).json()["palettes"]
+        names = [p["name"] for p in after]
+        assert names.count("Made offline") == 1 and before[-1]["name"] not in names
+        made = next(p for p in after if p["name"] == "Made offline")
+        assert made["emojis"] == "🐶🐭"
+        assert len(after) == len(before)  # one made, one deleted
+
+
 def test_the_app_is_installable(browser, server, tmp_path):
     with chromium(browser, tmp_path / "profile") as (chrome, _):  # a profile: Chromium installs nothing from incognito
         page = chrome.contexts[0].new_page()

@@ -116,15 +116,15 @@ def test_each_page_fetches_one_script_its_bundle(page, api, server):
     }).observe(document, { subtree: true, attributes: true });""")
     for url, bundle in ((f"{server}/documents/{doc['id']}", "/bundles/editor.js"), (f"{server}/", "/bundles/browser.js")):
         page.goto(url)
-        page.wait_for_function("document.body.dataset.source === 'server' || document.body.dataset.listed !== undefined")
+        page.wait_for_function("() => document.body.dataset.source === 'server' || document.body.dataset.listed !== undefined")
         scripts = page.evaluate("""() => performance.getEntriesByType("resource")
           .filter((entry) => entry.initiatorType === "script" || /\\.js$/.test(new URL(entry.name).pathname))
           .map((entry) => new URL(entry.name).pathname)""")
         assert scripts == [bundle], scripts
     page.goto(f"{server}/documents/{doc['id']}")
-    page.wait_for_function("document.body.dataset.source === 'server'")
+    page.wait_for_function("() => document.body.dataset.source === 'server'")
     # The catalogue (for the picker) is asked for only once the document is drawn.
-    page.wait_for_function("performance.getEntriesByType('resource').some((entry) => entry.name.includes('/emoji/index.json'))")
+    page.wait_for_function("() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/emoji/index.json'))")
     asked = page.evaluate("performance.getEntriesByType('resource').find((entry) => entry.name.includes('/emoji/index.json')).startTime")
     assert asked > page.evaluate("window.drawnAt")
     source_map = page.evaluate("fetch('/bundles/editor.js.map').then((r) => r.json())")

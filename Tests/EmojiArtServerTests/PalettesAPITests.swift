@@ -36,6 +36,32 @@ struct PalettesAPITests {
         }
     }
 
+    /// Issue #38: a palette made offline is sent with the id the browser made, perhaps twice (its
+    /// answer lost): the second time changes nothing, and so does each change after it, again.
+    @Test func everyChangeSentTwiceIsAppliedOnce() async throws {
+        try await withAPI { api in
+            let id = UUID().uuidString
+            let body: [String: Any] = ["id": id, "name": "Offline", "emojis": "🐶", "index": 0]
+            let first = try await api.request(.post, "/api/palettes", json: body)
+            #expect(first.status == .created && first.json["id"] as? String == id)
+            let renamed = try await api.request(.patch, "/api/palettes/\(id)", json: ["name": "Dogs"])
+            #expect(renamed.status == .ok)
+            // The create again, late: that palette as it is now; nothing added, nothing renamed back.
+            let again = try await api.request(.post, "/api/palettes", json: body)
+            #expect(again.status == .ok && again.json["name"] as? String == "Dogs")
+            for _ in 0..<2 {
+                #expect(try await api.request(.patch, "/api/palettes/\(id)", json: ["addEmojis": "🐕🐶"]).status == .ok)
+            }
+            let all = try await palettes(api)
+            #expect(all.count == 10 && all.first?["emojis"] as? String == "🐕🐶")
+            #expect(try await api.request(.delete, "/api/palettes/\(id)").status == .noContent)
+            #expect(try await api.request(.delete, "/api/palettes/\(id)").status == .notFound)
+            #expect(try await palettes(api).count == 9)
+            let badID = try await api.request(.post, "/api/palettes", json: ["id": "not-a-uuid", "name": "x"])
+            #expect(badID.status == .badRequest)
+        }
+    }
+
     @Test func theLastPaletteCannotBeDeleted() async throws {
         try await withAPI { api in
             let all = try await palettes(api)

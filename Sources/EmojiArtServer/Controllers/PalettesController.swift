@@ -27,6 +27,9 @@ struct PalettesController {
     }
 
     struct CreateRequest: Decodable {
+        /// Made by the client, so that sending the same request again (its answer lost, a palette
+        /// made offline: docs/OFFLINE.md) makes nothing more; a new one when absent.
+        var id: UUID?
         var name: String
         var emojis: String?
         var index: Int?
@@ -76,10 +79,13 @@ struct PalettesController {
             throw APIError.badRequest("Send {\"name\": \"…\"}.")
         }
         try Self.checkIndex(body.index)
-        let palette = try await palettes.update { list in
-            try list.insert(Palette(name: body.name, emojis: body.emojis ?? ""), at: body.index)
+        let made = try await palettes.update { list -> (Palette, Bool) in
+            // The same id again: that palette, as it is now, changing nothing (a repeat).
+            if let id = body.id, let existing = list[id: id] { return (existing, false) }
+            let palette = Palette(id: body.id ?? UUID(), name: body.name, emojis: body.emojis ?? "")
+            return (try list.insert(palette, at: body.index), true)
         }
-        return EditedResponse(status: .created, response: PaletteBody(palette))
+        return EditedResponse(status: made.1 ? .created : .ok, response: PaletteBody(made.0))
     }
 
     /// A palette's place in the list is 0 or more (past the end means the end).

@@ -160,18 +160,6 @@ export function uploadBackground(id, baseVersion, file) {
   });
 }
 
-/** Adds a palette at `index` (default: the end); answers the new palette. */
-export function createPalette(name, { emojis = "", index } = {}) {
-  const json = { name, emojis };
-  if (index !== undefined) json.index = index;
-  return request("POST", "/api/palettes", { json });
-}
-
-/** Changes a palette: any of `name`, `addEmojis`, `removeEmoji`, `index`. */
-export const updatePalette = (id, changes) =>
-  request("PATCH", "/api/palettes/" + encodeURIComponent(id), { json: changes });
-export const deletePalette = (id) => request("DELETE", "/api/palettes/" + encodeURIComponent(id));
-
 /** Imports the original apps' stored palette JSON (a File). */
 export const importPalettes = (file) =>
   request("POST", "/api/palettes/import", { body: file, headers: { "Content-Type": "application/json" } });

@@ -3,12 +3,13 @@ import * as api from "./api.js";
 import { el, fileStem, formatDate, notify, relativeTime } from "./dom.js";
 import { exportMenu } from "./export-menu.js";
 import { PaletteDialogs } from "./palette-dialogs.js";
-import { AvailableOffline, newDocumentID } from "./offline/available-offline.js";
+import { AvailableOffline } from "./offline/available-offline.js";
 import { Identity } from "./offline/identity.js";
 import { LocalStore } from "./offline/local-store.js";
 import { registerServiceWorker } from "./offline/worker-registration.js";
 import { signOut } from "./offline/sign-out.js";
 import { PaletteFeed } from "./palettes.js";
+import { newUUID } from "./uuid.js";
 
 const rows = document.getElementById("document-rows");
 const table = document.getElementById("documents");
@@ -189,7 +190,7 @@ function confirmDelete(summary) {
 
 /** A new document, under an id made here: with no server it is made in this browser, and on the server once it is back. */
 async function create() {
-  const id = newDocumentID();
+  const id = newUUID();
   try {
     await api.createDocumentWithID(id);
   } catch (error) {
@@ -217,7 +218,7 @@ async function importFiles(files) {
 }
 
 document.getElementById("new-document").addEventListener("click", create);
-const paletteDialogs = new PaletteDialogs(new PaletteFeed());
+const paletteDialogs = new PaletteDialogs(new PaletteFeed({ store, identity }));
 document.getElementById("manage-palettes").addEventListener("click", () => paletteDialogs.manager.open());
 paletteDialogs.feed.open(); // the palette manager shows other windows' changes as they happen
 fileInput.addEventListener("change", () => {

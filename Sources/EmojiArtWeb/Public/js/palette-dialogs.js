@@ -8,6 +8,7 @@ import { graphemes } from "./intl.js";
 import { EmojiPicker } from "./emoji/picker.js";
 import { EmojiPreferences } from "./emoji/preferences.js";
 import { containsEmoji } from "./palettes.js";
+import { newUUID } from "./uuid.js";
 
 const SAVE_DELAY = 400; // ms of quiet typing before a name or typed emojis are saved
 
@@ -149,7 +150,7 @@ class PaletteEditor {
       return;
     }
     try {
-      this.palette = await api.updatePalette(this.palette.id, { name });
+      this.palette = (await this.dialogs.update(this.palette, { name }, `Rename “${this.palette.name}”`)) ?? this.palette;
       this.nameError.hidden = true;
     } catch (error) {
       this.showNameError(error.message);
@@ -172,7 +173,7 @@ class PaletteEditor {
     }
     this.addHint.textContent = "Only emoji are kept; new ones go first.";
     try {
-      this.palette = await api.updatePalette(this.palette.id, { addEmojis: text });
+      this.palette = (await this.dialogs.update(this.palette, { addEmojis: text }, `Add ${text} to “${this.palette.name}”`)) ?? this.palette;
       this.renderEmojis();
     } catch (error) {
       paletteError(error, "Couldn’t add those emojis");
@@ -189,7 +190,7 @@ class PaletteEditor {
       choose: async (emoji) => {
         if (!this.palette) return;
         try {
-          this.palette = await api.updatePalette(this.palette.id, { addEmojis: emoji });
+          this.palette = (await this.dialogs.update(this.palette, { addEmojis: emoji }, `Add ${emoji} to “${this.palette.name}”`)) ?? this.palette;
           this.renderEmojis();
         } catch (error) {
           paletteError(error, "Couldn’t add that emoji");
@@ -203,7 +204,7 @@ class PaletteEditor {
     const buttons = [...this.emojis.querySelectorAll(".palette-editor-emoji")];
     const index = buttons.findIndex((button) => button.dataset.emoji === emoji);
     try {
-      this.palette = await api.updatePalette(this.palette.id, { removeEmoji: emoji });
+      this.palette = (await this.dialogs.update(this.palette, { removeEmoji: emoji }, `Remove ${emoji} from “${this.palette.name}”`)) ?? this.palette;
       this.renderEmojis();
       // Keep keyboard users in the list: focus the emoji that took its place.
       const rest = this.emojis.querySelectorAll(".palette-editor-emoji");
@@ -313,7 +314,7 @@ class PaletteManager {
   async move(palette, index) {
     if (index < 0 || index >= this.dialogs.feed.palettes.length) return;
     try {
-      await api.updatePalette(palette.id, { index });
+      await this.dialogs.update(palette, { index }, `Move “${palette.name}”`);
       // Keep the moved palette focused once the new order arrives.
       const refocus = () => this.rows.querySelector(`[data-id="${CSS.escape(palette.id)}"]`)?.focus();
       setTimeout(refocus, 50);
@@ -352,6 +353,14 @@ export class PaletteDialogs {
     this.manager = new PaletteManager(this);
   }
 
+  /**
+   * Changes `palette` (any of `name`, `addEmojis`, `removeEmoji`, `index`) through the feed, which
+   * keeps it until the server has it (docs/OFFLINE.md): the palette as changed, or null if gone.
+   */
+  update(palette, changes, label) {
+    return this.feed.change({ kind: "update", id: palette.id, changes }, label);
+  }
+
   /** The page's emoji picker: the editor's, or (on the document list) one made at first use. */
   emojiPicker() {
     this.picker ??= new EmojiPicker(new EmojiPreferences());
@@ -372,7 +381,7 @@ export class PaletteDialogs {
     if (!confirmed) return false;
     const index = this.feed.palettes.findIndex((p) => p.id === palette.id);
     try {
-      await api.deletePalette(palette.id);
+      await this.feed.change({ kind: "delete", id: palette.id }, `Delete “${palette.name}”`);
     } catch (error) {
       paletteError(error, "Couldn’t delete the palette");
       return false;
@@ -382,7 +391,7 @@ export class PaletteDialogs {
       action: {
         label: "Undo",
         perform: () =>
-          api.createPalette(palette.name, { emojis: palette.emojis, index: Math.max(0, index) }).then(
+          this.feed.change({ kind: "create", id: newUUID(), name: palette.name, emojis: palette.emojis, index: Math.max(0, index) }, `Put back “${palette.name}”`).then(
             () => notify(`Put back the palette “${palette.name}”.`, { title: "Palettes" }),
             (error) => paletteError(error, "Couldn’t put the palette back"),
           ),
@@ -394,7 +403,7 @@ export class PaletteDialogs {
   /** Adds an empty "New" palette at `index` and opens it in the editor. */
   async addPalette(index) {
     try {
-      const palette = await api.createPalette("New", { index });
+      const palette = await this.feed.change({ kind: "create", id: newUUID(), name: "New", emojis: "", index }, "New palette");
       this.editor.open(palette);
       return palette;
     } catch (error) {

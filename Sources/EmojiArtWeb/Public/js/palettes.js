@@ -3,23 +3,42 @@
 // Changes go through the HTTP API; their result comes back here like everyone else's. The last
 // list is kept in the browser for whoever was signed in (docs/OFFLINE.md), so with no server
 // the palette bar still offers it.
+//
+// A change made here (`change`) is kept in the browser first (./offline/palette-queue.js), shown
+// at once over the server's list, and sent in order when the server can be reached — now, or
+// after a reload, a closed tab or a crash, with the next window to open. One the server refuses
+// is named: to the caller when it is sent at once, in a notice when it was waiting.
+import * as api from "./api.js";
 import { Backoff } from "./backoff.js";
+import { notify } from "./dom.js";
+import { graphemes } from "./intl.js";
 import { socketURL } from "./live.js";
-import { LocalStore } from "./offline/local-store.js";
+import { PaletteQueue } from "./offline/palette-queue.js";
 
 /** The `meta` key the palettes of `owner` are kept under (./offline/identity.js names owners). */
 export const palettesKey = (owner) => "palettes:" + owner;
 
+/** Whether an answer means "not now" (kept, sent again later) rather than "no". */
+const notNow = (error) => error.status === 0 || error.status === 401 || error.status === 429 || error.status >= 500;
+
 export class PaletteFeed {
-  constructor() {
-    /** The palettes in order: [{id, name, emojis}]. */
+  /** @param {{store: import("./offline/local-store.js").LocalStore, identity: import("./offline/identity.js").Identity}} kept what this browser keeps, and for whom */
+  constructor({ store, identity }) {
+    /** The palettes in order, as shown: the server's list with the changes still waiting made on it: [{id, name, emojis}]. */
     this.palettes = [];
+    /** The list as the server (or, offline, the browser) last had it. */
+    this.server = [];
+    /** The changes made here that wait for the server (./offline/palette-queue.js records), oldest first. */
+    this.waiting = [];
     this.loaded = false;
     this.listeners = new Set();
     this.socket = null;
     this.backoff = new Backoff(); // as the document's connection: 250 ms doubling to 15 s, ±20 %
+    this.sendBackoff = new Backoff();
+    this.retryTimer = 0;
     this.closing = false;
-    this.store = new LocalStore();
+    this.store = store;
+    this.identity = identity;
   }
 
   /** The list as this browser last had it, for whoever it last knew was signed in; until the server sends one. */
@@ -32,10 +51,103 @@ export class PaletteFeed {
 
   /** `fromBrowser`: the list kept in the browser, shown while the server can't be reached. */
   show(palettes, { fromBrowser = false } = {}) {
-    this.palettes = palettes;
+    this.server = palettes;
     this.loaded = true;
     this.fromBrowser = fromBrowser;
+    this.redraw();
+  }
+
+  /** Shows the server's list with the changes that wait made on it. */
+  redraw() {
+    this.palettes = this.waiting.reduce((list, record) => changed(list, record.change), this.server);
+    if (!this.loaded) return;
     for (const listener of this.listeners) listener(this.palettes);
+  }
+
+  // MARK: - Changes
+
+  /**
+   * Makes a change (see ./offline/palette-queue.js for its shape; `label` names it in a notice:
+   * "Rename “Faces”"): kept in the browser, shown at once, sent in order after what waits.
+   * Resolves the palette as the server answered — or, when the server can't be reached now, as
+   * shown (the change is sent later) — or null when it's gone; rejects with the server's refusal.
+   */
+  async change(change, label) {
+    const who = await this.identity.whoIsAsking();
+    if (who.key === "unknown") return this.send(change); // never signed in here: nobody to keep it for
+    const queue = new PaletteQueue(this.store, who.key);
+    const record = await queue.keep(change, label).catch(() => null);
+    if (!record) return this.send(change); // the browser keeps nothing: straight to the server, as ever
+    this.waiting.push(record);
+    this.redraw();
+    const outcome = await this.flush(queue, record.seq);
+    if (outcome?.error) throw outcome.error;
+    return outcome?.answer ?? this.find(change.id);
+  }
+
+  /**
+   * Sends what waits, oldest first, one window at a time; stops at the first that can't be sent
+   * now (no server, signed out) and tries again later. Resolves what the server said to the
+   * change `mine` ({answer} or {error}), if it was sent.
+   */
+  async flush(queue = null, mine = null) {
+    clearTimeout(this.retryTimer);
+    const who = await this.identity.whoIsAsking({ again: true });
+    queue ??= new PaletteQueue(this.store, who.key);
+    if (!who.confirmed || who.key !== queue.owner) return null; // sent when the server says it is them
+    return queue.exclusively(async () => {
+      const { records, skipped } = await queue.waiting();
+      this.waiting = records;
+      let outcome = null;
+      const refused = [];
+      for (const record of records) {
+        let answer;
+        try {
+          answer = await this.send(record.change);
+        } catch (error) {
+          if (notNow(error)) {
+            this.retryTimer = setTimeout(() => this.flush(), this.sendBackoff.next());
+            break;
+          }
+          // A palette deleted again is deleted; any other refusal is named.
+          if (!(record.change.kind === "delete" && error.status === 404)) {
+            if (record.seq === mine) outcome = { error };
+            else refused.push(`${record.label} — ${error.message}`);
+          }
+        }
+        await queue.forget(record.seq);
+        this.waiting = this.waiting.filter((waiting) => waiting.seq !== record.seq);
+        if (record.seq === mine && !outcome) outcome = { answer: answer ?? null };
+        this.sendBackoff.reset();
+      }
+      if (skipped) refused.push(`${skipped} unreadable ${skipped === 1 ? "change" : "changes"} (from an older page)`);
+      if (refused.length) {
+        const count = refused.length === 1 ? "1 palette change" : `${refused.length} palette changes`;
+        notify(`${count} couldn’t be applied: ${refused.join("; ")}.`, { kind: "error", title: "Palettes" });
+      }
+      this.redraw();
+      return outcome;
+    });
+  }
+
+  /** The request of one change (every one idempotent: ./offline/palette-queue.js). */
+  send({ kind, id, name, emojis, index, changes }) {
+    const path = "/api/palettes/" + encodeURIComponent(id);
+    if (kind === "create") {
+      return api.request("POST", "/api/palettes", { json: { id, name, emojis, ...(index === undefined ? {} : { index }) }, signIn: false });
+    }
+    if (kind === "update") return api.request("PATCH", path, { json: changes, signIn: false });
+    return api.request("DELETE", path, { signIn: false });
+  }
+
+  /** The changes this browser keeps for whoever it last knew, drawn over the list (before the server says). */
+  async loadWaiting() {
+    const who = await this.identity.whoIsAsking();
+    const { records } = await new PaletteQueue(this.store, who.key).waiting().catch(() => ({ records: [] }));
+    if (!this.waiting.length && records.length) {
+      this.waiting = records;
+      this.redraw();
+    }
   }
 
   /** Calls `listener(palettes)` now (if loaded) and after every change. Returns an unsubscribe function. */
@@ -57,6 +169,10 @@ export class PaletteFeed {
         if (!event.persisted) this.close();
       });
     }
+    if (!this.waitingLoaded) {
+      this.waitingLoaded = true;
+      this.loadWaiting();
+    }
     const socket = new WebSocket(socketURL("/api/palettes/live"));
     this.socket = socket;
     socket.addEventListener("message", (event) => {
@@ -68,12 +184,16 @@ export class PaletteFeed {
       }
       if (message.type !== "palettes" || !Array.isArray(message.palettes)) return;
       this.backoff.reset();
+      const first = !this.heard;
+      this.heard = true;
       this.show(message.palettes);
       this.keep(message.palettes);
+      if (first) this.flush(); // what waits from earlier (this window, or a closed one)
     });
     socket.addEventListener("close", () => {
       if (socket !== this.socket) return;
       this.socket = null;
+      this.heard = false; // when it is back, what waits is sent
       if (!this.loaded) this.remembered();
       if (this.closing) return;
       setTimeout(() => this.open(), this.backoff.next());
@@ -94,3 +214,32 @@ export class PaletteFeed {
 
 /** Whether `text` holds at least one emoji (the server keeps only those). */
 export const containsEmoji = (text) => /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(text);
+
+/** The list `palettes` with `change` made on it, as the server would (EmojiArtKit's PaletteList). */
+function changed(palettes, change) {
+  const list = palettes.map((palette) => ({ ...palette }));
+  const at = list.findIndex((palette) => palette.id === change.id);
+  const emojis = (text) => [...new Set(graphemes(text ?? "").filter(containsEmoji))];
+  if (change.kind === "create") {
+    if (at < 0) list.splice(Math.min(change.index ?? list.length, list.length), 0, { id: change.id, name: change.name, emojis: emojis(change.emojis).join("") });
+    return list;
+  }
+  if (at < 0) return list;
+  if (change.kind === "delete") {
+    if (list.length > 1) list.splice(at, 1);
+    return list;
+  }
+  const palette = list[at];
+  const { name, addEmojis, removeEmoji, index } = change.changes;
+  if (name !== undefined) palette.name = name;
+  if (addEmojis !== undefined) {
+    const have = graphemes(palette.emojis);
+    palette.emojis = [...emojis(addEmojis).filter((emoji) => !have.includes(emoji)), ...have].join("");
+  }
+  if (removeEmoji !== undefined) palette.emojis = graphemes(palette.emojis).filter((emoji) => emoji !== removeEmoji).join("");
+  if (index !== undefined) {
+    list.splice(at, 1);
+    list.splice(Math.min(index, list.length), 0, palette);
+  }
+  return list;
+}

@@ -112,15 +112,15 @@ export class DocumentEditor {
       showFailure: (reason) => this.showBackgroundAlert(reason),
     });
     this.emoji = new EmojiCommands(this); // the picker, Replace with… and find
+    const store = new LocalStore(); // what this browser keeps (docs/OFFLINE.md), and for whom
+    const kept = { store, identity: new Identity(store) };
     this.palettes = new PaletteBar($("palette-bar"), {
       pick: (emoji) => this.addEmoji(emoji, this.canvas.visibleCentre()).then((version) => version && this.selectCreated(version, { focus: true })),
       place: (emoji, x, y) => {
         const rect = $("canvas").getBoundingClientRect();
         if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) this.addEmoji(emoji, this.canvas.documentPoint(x, y));
       },
-    }, new PaletteDialogs(new PaletteFeed(), { picker: this.emoji.picker }));
-    const store = new LocalStore(); // what this browser keeps (docs/OFFLINE.md), and for whom
-    const kept = { store, identity: new Identity(store) };
+    }, new PaletteDialogs(new PaletteFeed(kept), { picker: this.emoji.picker }));
     this.unsent = new UnsentChanges(this, kept);
     this.copy = new OfflineCopy(this, kept);
     this.live = new LiveConnection(
