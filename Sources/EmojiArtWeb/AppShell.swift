@@ -97,11 +97,13 @@ public struct AppShell: Sendable, Equatable {
         return try ModuleBundle.write(entry: "js/" + name, name: name, directory: directory)
     }
 
-    /// The bundle of `name` served: written once (until a file changes, in a debug build).
+    /// The bundle of `name` served: written once (until a file changes, in a debug build). Only
+    /// bundles that exist are kept, so asking for other names costs nothing kept.
     public static func currentBundle(named name: String) throws -> ModuleBundle? {
-        try withWritten { written in
+        guard name.wholeMatch(of: #/[a-z0-9-]{1,64}\.js/#) != nil else { return nil }
+        return try withWritten { written in
             if let bundle = written.bundles[name] { return bundle }
-            let bundle = try bundle(named: name)
+            guard let bundle = try bundle(named: name) else { return nil }
             written.bundles[name] = bundle
             return bundle
         }
@@ -115,7 +117,7 @@ public struct AppShell: Sendable, Equatable {
     private struct Written {
         var stamp: [String] = []
         var shell: AppShell?
-        var bundles: [String: ModuleBundle?] = [:]
+        var bundles: [String: ModuleBundle] = [:]
     }
 
     private static let written = Mutex(Written())

@@ -146,6 +146,13 @@ struct ParsedModule {
                 exports.append(try Self.exportedName(line, in: path, line: index + 1))
                 exportLines.insert(index)
             }
+            if !Self.isComment(line), line.filter({ $0 == "`" }).count % 2 == 1 {
+                throw ModuleBundle.Refusal(
+                    file: path, line: index + 1,
+                    reason:
+                        "a template literal over several lines can't be bundled (its lines would lose their indentation)"
+                )
+            }
             if line.contains("import.meta") || Self.callsImport(line), !Self.isComment(line) {
                 throw ModuleBundle.Refusal(
                     file: path, line: index + 1, reason: "import.meta and import() can't be bundled")
@@ -240,9 +247,25 @@ struct ParsedModule {
     }
 
     /// The module's lines with its imports read from the modules before it (`names`) and its
-    /// exports as plain declarations; as many lines as the file has.
+    /// exports as plain declarations — without comments that fill whole lines, and without
+    /// indentation, which the browser would only fetch and read past (the map shows the file
+    /// as it is); as many lines as the file has.
     func lines(naming names: [String: String]) -> [String] {
-        var lines = source.map(String.init)
+        var lines = source.map { String($0.drop { $0 == " " || $0 == "\t" }) }
+        var index = 0
+        while index < lines.count {
+            let line = lines[index]
+            if line.hasPrefix("//") {
+                lines[index] = ""
+            } else if line.hasPrefix("/*"), let end = lines[index...].firstIndex(where: { $0.contains("*/") }),
+                lines[end].hasSuffix("*/"), lines[end].components(separatedBy: "*/").count == 2
+            {
+                // A block that ends its last line: every line of it goes.
+                for blank in index...end { lines[blank] = "" }
+                index = end
+            }
+            index += 1
+        }
         for statement in imports {
             let start = statement.line - 1
             lines[start] = "const \(statement.bindings) = \(names[statement.path]!);"

@@ -65,6 +65,14 @@ def names(papi) -> list[str]:
     return [p["name"] for p in papi.call("GET", "/api/palettes")["palettes"]]
 
 
+def wait_names(papi, first: list[str]) -> None:
+    """The server's palettes begin with `first`: changes are drawn at once, before the server has them."""
+    deadline = time.monotonic() + 5
+    while names(papi)[:len(first)] != first:
+        assert time.monotonic() < deadline, f"the server has {names(papi)[:len(first)]}, not {first}"
+        time.sleep(0.05)
+
+
 def menu(page, item: str):
     page.locator("#palette-menu-button").click()
     page.get_by_role("menuitem", name=item).click()
@@ -126,7 +134,12 @@ def test_the_editor_works_from_the_keyboard(windows, papi):
     page.locator("#palette-editor .palette-editor-emoji").nth(1).focus()
     page.keyboard.press("Delete")
     expect(page.locator("#palette-name")).to_have_text("Cars")
-    vehicles = papi.call("GET", "/api/palettes")["palettes"][0]
+    expect(page.locator("#palette-editor .palette-editor-emoji").nth(1)).not_to_have_text("🚙")
+    wait_names(papi, ["Cars"])
+    deadline = time.monotonic() + 5
+    while "🚙" in (vehicles := papi.call("GET", "/api/palettes")["palettes"][0])["emojis"]:
+        assert time.monotonic() < deadline, vehicles  # drawn at once; the server has it a moment later
+        time.sleep(0.05)
     assert vehicles["name"] == "Cars"
     assert vehicles["emojis"].startswith("🛴") and "🚙" not in vehicles["emojis"]
     assert vehicles["emojis"].count("🛴") == 1
@@ -141,13 +154,13 @@ def test_the_manager_reorders_by_keyboard_and_by_dragging(windows, papi):
     rows.nth(0).focus()
     page.keyboard.press("Alt+ArrowDown")
     expect(page.locator("#palette-rows .palette-row-name").nth(1)).to_have_text("Vehicles")
-    assert names(papi)[:2] == ["Sports", "Vehicles"]
+    wait_names(papi, ["Sports", "Vehicles"])
     # The other window keeps showing its palette (Vehicles), wherever it moved.
     expect(other.locator("#palette-name")).to_have_text("Vehicles")
 
     rows.nth(8).drag_to(rows.nth(0))  # Faces to the top
     expect(page.locator("#palette-rows .palette-row-name").nth(0)).to_have_text("Faces")
-    assert names(papi)[:3] == ["Faces", "Sports", "Vehicles"]
+    wait_names(papi, ["Faces", "Sports", "Vehicles"])
     other.locator("#palette-menu-button").click()
     expect(other.locator("#palette-menu [role=menuitemradio]").first).to_have_text("Faces")
 
@@ -170,7 +183,7 @@ def test_deleting_a_palette_asks_first_and_can_be_undone(windows, papi):
     menu(page, "Delete “Vehicles”")
     confirm_delete(page)
     expect(page.locator("#palette-name")).not_to_have_text("Vehicles")
-    assert "Vehicles" not in names(papi)
+    wait_names(papi, [p["name"] for p in before if p["name"] != "Vehicles"][:1])
     page.locator("#notices").get_by_role("button", name="Undo").click()
     expect(page.locator("#notices")).to_contain_text("Put back the palette “Vehicles”")
     after = papi.call("GET", "/api/palettes")["palettes"]

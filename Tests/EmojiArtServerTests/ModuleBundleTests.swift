@@ -67,14 +67,41 @@ import Testing
         // The import of four lines is one statement and three empty lines: every line stays put.
         #expect(
             Array(lines[(b + 1)...(b + 6)]) == [
-                "const { one, two: second } = __module_0;", "", "", "", "function b(x) {", "  return x + one + second;",
+                "const { one, two: second } = __module_0;", "", "", "", "function b(x) {", "return x + one + second;",
             ])
         let main = try #require(lines.firstIndex(of: "const __module_2 = (() => {"))
         #expect(
             Array(lines[(main + 1)...(main + 5)]) == [
-                "// the page", "const { b } = __module_1;", "const a = __module_0;", "b(a.one);", "return {  };",
+                "", "const { b } = __module_1;", "const a = __module_0;", "b(a.one);", "return {  };",
             ])
         #expect(lines.last(where: { !$0.isEmpty }) == "//# sourceMappingURL=main.js.map")
+    }
+
+    /// Comments that fill their lines and indentation go (the map shows the files as they are);
+    /// a comment beside code, and a block that ends where code goes on, stay.
+    @Test func commentLinesAndIndentationAreLeftOut() throws {
+        let bundle = try bundle([
+            "main.js": """
+            // a comment
+            /**
+             * A block.
+             */
+            function f() {
+              /* one line */
+              return 1; // beside code
+            }
+            /* a block */ f();
+            /* two
+               lines */ f();
+            """
+        ])
+        let lines = bundle.script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: "const __module_0 = (() => {"))
+        #expect(
+            Array(lines[(start + 1)...(start + 11)]) == [
+                "", "", "", "", "function f() {", "", "return 1; // beside code", "}", "/* a block */ f();", "/* two",
+                "lines */ f();",
+            ])
     }
 
     @Test func theMapPutsEveryLineOfTheBundleOnItsModulesLine() throws {
@@ -115,6 +142,10 @@ import Testing
             (["main.js": "import { a } from \"../../etc.js\";"], "js/main.js", 1, "is outside js/"),
             (["main.js": "const m = await import(\"./a.js\");"], "js/main.js", 1, "import() can't be bundled"),
             (["main.js": "const url = import.meta.url;"], "js/main.js", 1, "import.meta"),
+            (
+                ["main.js": "const html = `<p>\n  two lines</p>`;"], "js/main.js", 1,
+                "a template literal over several lines"
+            ),
         ]
         for (files, file, line, says) in cases {
             let refusal = try #require(try refusal(files), "\(files)")

@@ -41,26 +41,23 @@ public struct SQLDocumentStore: DocumentStore {
     }
 
     public func createDocument(_ record: StoredDocument, owner: UUID) async throws {
-        // Never under the id of a deleted document. Read before the write, safely: an id is only
-        // ever deleted after it was made, and then the insert fails on the id anyway.
-        if try await !database.read(SQLStatement("SELECT 1 FROM deleted_document WHERE id = ?", [.uuid(record.id)]))
-            .isEmpty
-        {
-            throw StoreError.notFound(record.id)
-        }
         let snapshot = Self.bytes(of: record)
         do {
             try await database.write([
+                // Never under the id of a deleted document: checked in the insert itself.
                 SQLStatement(
                     """
                     INSERT INTO document (id, title, emoji_count, version, snapshot, snapshot_version, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    SELECT ?, ?, ?, ?, ?, ?, ?, ?
+                    WHERE NOT EXISTS (SELECT 1 FROM deleted_document WHERE id = ?)
+                    RETURNING 1
                     """,
                     [
                         .uuid(record.id), .text(record.document.title), .integer(record.document.emojis.count),
                         .integer(record.version), .blob(snapshot), .integer(record.version),
                         .real(record.createdAt.timeIntervalSince1970), .real(record.updatedAt.timeIntervalSince1970),
-                    ]),
+                        .uuid(record.id),
+                    ], errorIfNoRow: DeletedDocumentID()),
                 SQLStatement(
                     "INSERT INTO checkpoint (document_id, version, snapshot, date) VALUES (?, ?, ?, ?)",
                     [
@@ -71,6 +68,8 @@ public struct SQLDocumentStore: DocumentStore {
             ])
         } catch SQLConstraintViolation.foreignKey {
             throw AccountStoreError.unknownUser
+        } catch is DeletedDocumentID {
+            throw StoreError.notFound(record.id)
         }
     }
 
@@ -237,6 +236,7 @@ public struct SQLDocumentStore: DocumentStore {
 
     /// A delete that matched no row.
     private struct NoSuchDocument: Error {}
+    private struct DeletedDocumentID: Error {}
 
     public func deleteDocument(id: UUID) async throws -> Bool {
         do {
@@ -246,7 +246,7 @@ public struct SQLDocumentStore: DocumentStore {
                     SQLStatement(
                         "DELETE FROM document WHERE id = ? RETURNING 1", [.uuid(id)], errorIfNoRow: NoSuchDocument()),
                     SQLStatement(
-                        "INSERT INTO deleted_document (id, deleted_at) VALUES (?, ?)",
+                        "INSERT INTO deleted_document (id, deleted_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
                         [.uuid(id), .real(Date().timeIntervalSince1970)]),
                 ]
                     + database.dialect.announcing(.deleted(id)))

@@ -221,6 +221,7 @@ public struct SQLAccountStore: UserStore, SessionStore, TokenStore, ShareStore, 
                     """
                     INSERT INTO deleted_document (id, deleted_at)
                     SELECT document_id, ? FROM document_member WHERE user_id = ? AND role = 'owner'
+                    ON CONFLICT DO NOTHING
                     """, [.real(Date().timeIntervalSince1970), .uuid(id)]),
                 SQLStatement(
                     "DELETE FROM document WHERE id IN (SELECT document_id FROM document_member WHERE user_id = ? AND role = 'owner')",

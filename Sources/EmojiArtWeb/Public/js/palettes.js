@@ -19,7 +19,7 @@ import { PaletteQueue } from "./offline/palette-queue.js";
 export const palettesKey = (owner) => "palettes:" + owner;
 
 /** Whether an answer means "not now" (kept, sent again later) rather than "no". */
-const notNow = (error) => error.status === 0 || error.status === 401 || error.status === 429 || error.status >= 500;
+const notNow = (error) => error.status === 0 || error.status === 429 || error.status >= 500;
 
 export class PaletteFeed {
   /** @param {{store: import("./offline/local-store.js").LocalStore, identity: import("./offline/identity.js").Identity}} kept what this browser keeps, and for whom */
@@ -36,6 +36,9 @@ export class PaletteFeed {
     this.backoff = new Backoff(); // as the document's connection: 250 ms doubling to 15 s, ±20 %
     this.sendBackoff = new Backoff();
     this.retryTimer = 0;
+    this.flushing = null; // the flush running (one at a time in the page)
+    this.waitingRead = null; // reading what waits from earlier windows, once
+    this.heard = false; // the server has sent the list since the connection opened
     this.closing = false;
     this.store = store;
     this.identity = identity;
@@ -74,10 +77,12 @@ export class PaletteFeed {
    */
   async change(change, label) {
     const who = await this.identity.whoIsAsking();
-    if (who.key === "unknown") return this.send(change); // never signed in here: nobody to keep it for
+    // Nobody to keep it for (never signed in here, or a link visitor, who keeps no palettes), or a
+    // browser that keeps nothing: straight to the server, as ever.
+    if (!who.key.startsWith("user:")) return this.send(change, { signIn: true });
     const queue = new PaletteQueue(this.store, who.key);
     const record = await queue.keep(change, label).catch(() => null);
-    if (!record) return this.send(change); // the browser keeps nothing: straight to the server, as ever
+    if (!record) return this.send(change, { signIn: true });
     this.waiting.push(record);
     this.redraw();
     const outcome = await this.flush(queue, record.seq);
@@ -86,13 +91,21 @@ export class PaletteFeed {
   }
 
   /**
-   * Sends what waits, oldest first, one window at a time; stops at the first that can't be sent
-   * now (no server, signed out) and tries again later. Resolves what the server said to the
-   * change `mine` ({answer} or {error}), if it was sent.
+   * Sends what waits, oldest first, one window at a time (and one flush at a time in this page);
+   * stops at the first that can't be sent now (no server: tried again later; signed out: sent
+   * when the same account is back). Resolves what the server said to the change `mine`
+   * ({answer} or {error}), if it was sent.
    */
-  async flush(queue = null, mine = null) {
+  flush(queue = null, mine = null) {
+    this.flushing = (this.flushing ?? Promise.resolve()).then(() => this.flushNow(queue, mine), () => this.flushNow(queue, mine));
+    return this.flushing;
+  }
+
+  async flushNow(queue, mine) {
     clearTimeout(this.retryTimer);
-    const who = await this.identity.whoIsAsking({ again: true });
+    // Asked of the server now, not as the page first heard: another tab may have signed in as
+    // someone else since, and changes are only ever sent as the account that made them.
+    const who = await this.identity.whoIsAsking({ fresh: true });
     queue ??= new PaletteQueue(this.store, who.key);
     if (!who.confirmed || who.key !== queue.owner) return null; // sent when the server says it is them
     return queue.exclusively(async () => {
@@ -109,6 +122,7 @@ export class PaletteFeed {
             this.retryTimer = setTimeout(() => this.flush(), this.sendBackoff.next());
             break;
           }
+          if (error.status === 401) break; // signed out meanwhile: kept for when they are back
           // A palette deleted again is deleted; any other refusal is named.
           if (!(record.change.kind === "delete" && error.status === 404)) {
             if (record.seq === mine) outcome = { error };
@@ -130,14 +144,14 @@ export class PaletteFeed {
     });
   }
 
-  /** The request of one change (every one idempotent: ./offline/palette-queue.js). */
-  send({ kind, id, name, emojis, index, changes }) {
+  /** The request of one change (every one idempotent: ./offline/palette-queue.js); `signIn`: a 401 goes to sign in. */
+  send({ kind, id, name, emojis, index, changes }, { signIn = false } = {}) {
     const path = "/api/palettes/" + encodeURIComponent(id);
     if (kind === "create") {
-      return api.request("POST", "/api/palettes", { json: { id, name, emojis, ...(index === undefined ? {} : { index }) }, signIn: false });
+      return api.request("POST", "/api/palettes", { json: { id, name, emojis, ...(index === undefined ? {} : { index }) }, signIn });
     }
-    if (kind === "update") return api.request("PATCH", path, { json: changes, signIn: false });
-    return api.request("DELETE", path, { signIn: false });
+    if (kind === "update") return api.request("PATCH", path, { json: changes, signIn });
+    return api.request("DELETE", path, { signIn });
   }
 
   /** The changes this browser keeps for whoever it last knew, drawn over the list (before the server says). */
@@ -169,10 +183,7 @@ export class PaletteFeed {
         if (!event.persisted) this.close();
       });
     }
-    if (!this.waitingLoaded) {
-      this.waitingLoaded = true;
-      this.loadWaiting();
-    }
+    this.waitingRead ??= this.loadWaiting();
     const socket = new WebSocket(socketURL("/api/palettes/live"));
     this.socket = socket;
     socket.addEventListener("message", (event) => {
@@ -188,7 +199,8 @@ export class PaletteFeed {
       this.heard = true;
       this.show(message.palettes);
       this.keep(message.palettes);
-      if (first) this.flush(); // what waits from earlier (this window, or a closed one)
+      // What waits from earlier (this window, or a closed one) is sent now the server is there.
+      if (first) this.waitingRead.then(() => this.waiting.length && this.flush());
     });
     socket.addEventListener("close", () => {
       if (socket !== this.socket) return;

@@ -142,7 +142,7 @@ export class DocumentEditor {
           this.scheduleRender();
         },
         deleted: () => this.deleted(),
-        missing: () => this.copy.onServer(),
+        missing: () => this.copy.missing(),
         presence: (message) => this.people.receive(message),
         summon: (message) => this.people.summoned(message),
         comments: () => this.comments.refresh(),

@@ -26,6 +26,7 @@ export class OfflineCopy {
     this.timer = 0;
     this.making = null; // {retry, timer} while the server is asked to make the document
     this.placed = null; // onServer's answer, once asked
+    this.reconnected = false; // the connection was told once to try again, the document made
   }
 
   /**
@@ -54,6 +55,17 @@ export class OfflineCopy {
       clearTimeout(this.making.timer);
       this.making = null;
     }
+  }
+
+  /**
+   * The live connection found no document: true once, when this browser has just made it on the
+   * server (connect again); false after — a document deleted later is gone, not made again.
+   */
+  async missing() {
+    const made = await this.onServer();
+    if (!made || this.reconnected) return false;
+    this.reconnected = true;
+    return true;
   }
 
   /** Asks the server to make the document: true once it has it, false if it can't, undefined to try again later. */

@@ -23,9 +23,11 @@ export class Identity {
    * an earlier answer when it differs (someone else used this browser since); `confirmed` is
    * false when the server couldn't be asked and the remembered key stands in (or, with none
    * remembered, "unknown", whose things are never sent). Asked once per page; `again` asks again
-   * when the last answer wasn't confirmed.
+   * when the last answer wasn't confirmed, `fresh` asks again whatever it was (before sending
+   * what was kept for one account: another tab may have signed in as someone else).
    */
-  whoIsAsking({ again = false } = {}) {
+  whoIsAsking({ again = false, fresh = false } = {}) {
+    if (fresh) this.asking = this.ask();
     if (again && this.asking) this.asking = this.asking.then((who) => (who.confirmed ? who : this.ask()));
     this.asking ??= this.ask();
     return this.asking;
