@@ -18,6 +18,7 @@ import requests
 from playwright.sync_api import expect
 
 from browser_server import free_port, start_serve
+from helpers import drop_files
 from conftest import CHROMIUM
 from test_accounts import PASSWORD, accounts_server, drop_text, session, sign_in  # noqa: F401 (accounts_server: a fixture)
 
@@ -496,6 +497,60 @@ def test_palette_changes_made_offline_are_kept_then_sent_once(browser, tmp_path)
         made = next(p for p in after if p["name"] == "Made offline")
         assert made["emojis"] == "🐶🐭"
         assert len(after) == len(before)  # one made, one deleted
+
+
+def noise_png(width: int, height: int) -> bytes:
+    """A PNG of random pixels: it can't be compressed, so it is as big as its pixels."""
+    import io
+    import random
+
+    from PIL import Image
+
+    picture = Image.frombytes("RGB", (width, height), random.Random(38).randbytes(width * height * 3))
+    out = io.BytesIO()
+    picture.save(out, "PNG")
+    return out.getvalue()
+
+
+def test_a_background_file_chosen_offline_is_set_once_when_back(browser, tmp_path):
+    """Item 1's backgrounds: an image file dropped with no server can't be uploaded, so it is kept
+    as a change — this one, 1 MB, made smaller to fit a live request — and set, once, in its
+    place after the edit made before it, when the server is back."""
+    big = noise_png(600, 600)
+    assert len(big) > 1_000_000  # over 1 MiB as a data: URL
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = document_with_a_dog(base, "Background away")
+        with chromium(browser, tmp_path / "profile") as (chrome, _):
+            context = chrome.contexts[0]
+            page = editor(context, base, doc["id"])
+            wait_worker(page)
+            wait_copied(page, doc["id"], doc["version"])
+            server["stop"]()
+            page.reload()
+            expect(page.locator("body")).to_have_attribute("data-source", "copy")
+            page.locator('#canvas .emoji[data-id="1"]').click()
+            page.keyboard.press("Shift+ArrowRight")
+            drop_files(page, "#canvas", [("noise.png", big, "image/png")])
+            expect(page.locator("#notices")).to_contain_text("It was made smaller to be kept in the browser")
+            wait_kept(page, 2)
+            record = kept(page)[1]
+            assert record["label"] == "Set Background" and len(record["message"]) <= 1_048_576
+
+            server["start"]()
+            status = page.locator("#save-status")
+            status.click()
+            expect(status).to_have_text("All changes saved", timeout=20_000)
+            wait_kept(page, 0)
+        state = requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()
+        assert state["version"] == doc["version"] + 2
+        assert state["background"]["kind"] == "image" and state["background"]["mimeType"] == "image/webp"
+        assert state["emojis"][0]["x"] == 10
+        found = state["backgroundState"]
+        assert found["status"] == "found" and found["width"] <= 600 and found["width"] == found["height"]
+        changes = requests.get(f"{base}/api/documents/{doc['id']}/history/changes?after=0", timeout=10).json()
+        names = [change.get("actionName") for change in changes.get("changes", [])]
+        assert names.count("Set Background") == 1, names
 
 
 def test_the_app_is_installable(browser, server, tmp_path):

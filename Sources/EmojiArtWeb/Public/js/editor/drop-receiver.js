@@ -2,9 +2,47 @@
 // emoji dragged from a palette or the picker (added where it lands), an image file (uploaded as
 // the background, over HTTP: image bytes don't go over the live connection), or an address — of
 // an image, which the server fetches as the background, or else text taken as an emoji.
+//
+// An image file chosen with no connection can't be uploaded, so it becomes a change like any
+// other (docs/OFFLINE.md): the background as a data: URL in one live request, kept in the
+// browser and sent in its place among the others. A live request holds at most 1 MiB, so a
+// bigger image is made smaller first (WebP, fewer pixels), and the notice says so.
 import * as api from "../api.js";
 import { notify } from "../dom.js";
 import { EMOJI_DRAG_TYPE } from "../palette-bar.js";
+
+const KEPT_IMAGE_LIMIT = 1_000_000; // characters of data: URL: one live request, with room for the rest
+
+/** `blob` as a data: URL. */
+const dataURL = (blob) =>
+  new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+
+/**
+ * The image `file` as a data: URL that fits one live request — as it is, or drawn again smaller
+ * as WebP — with whether it was made smaller; null when the browser can't read it as an image.
+ */
+async function keptImage(file) {
+  const url = await dataURL(file);
+  if (url.length <= KEPT_IMAGE_LIMIT) return { url, smaller: false };
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file);
+  } catch {
+    return null;
+  }
+  for (let scale = Math.min(1, 2048 / Math.max(bitmap.width, bitmap.height)); scale > 0.01; scale *= 0.7) {
+    const canvas = new OffscreenCanvas(Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale)));
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    const smaller = await dataURL(await canvas.convertToBlob({ type: "image/webp", quality: 0.85 }));
+    if (smaller.length <= KEPT_IMAGE_LIMIT) return { url: smaller, smaller: true };
+  }
+  return null;
+}
 
 /**
  * A dropped or pasted URL may be an image-search result link that carries the image's real
@@ -70,14 +108,21 @@ export class DropReceiver {
     return this.editor.requests.perform([{ type: "setBackground", background: url }]);
   }
 
-  /** Uploads over HTTP; the change comes back live. */
+  /** Uploads over HTTP; the change comes back live. With no connection, it is kept as a change (above). */
   async uploadBackground(file) {
     const editor = this.editor;
     if (!editor.canEdit) return;
-    try {
-      await api.uploadBackground(editor.documentId, editor.state.version, file);
-    } catch (error) {
-      notify(error.message, { kind: "error", title: "Couldn’t set the background" });
+    if (editor.online) {
+      try {
+        return await api.uploadBackground(editor.documentId, editor.state.version, file);
+      } catch (error) {
+        if (error.status !== 0) return notify(error.message, { kind: "error", title: "Couldn’t set the background" });
+      }
     }
+    const kept = await keptImage(file).catch(() => null);
+    if (!kept) return notify("That image can’t be read, so it can’t be kept until the connection is back.", { kind: "error", title: "Couldn’t set the background" });
+    const smaller = kept.smaller ? " It was made smaller to be kept in the browser; set it again when connected for the full image." : "";
+    notify(`No connection: the background is set when the connection is back.${smaller}`, { title: "Set Background" });
+    return editor.requests.perform([{ type: "setBackground", background: kept.url }]);
   }
 }
