@@ -406,19 +406,25 @@ def wait_worker(page) -> None:
     page.wait_for_function("navigator.serviceWorker.controller !== null")  # it claims the pages it finds
 
 
+def opened_then_offline(context, server, doc):
+    """The editor on `doc`, kept by the browser (worker and copy), then reloaded with no server:
+    the page from the service worker, the document from its copy."""
+    page = editor(context, server["base"], doc["id"])
+    wait_worker(page)
+    wait_copied(page, doc["id"], doc["version"])
+    server["stop"]()
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-source", "copy")
+    return page
+
+
 def test_a_document_opened_once_opens_and_edits_with_no_server(browser, tmp_path):
     with own_server(tmp_path) as server:
         base = server["base"]
         doc = document_with_a_dog(base, "Away")
         with chromium(browser, tmp_path / "profile") as (chrome, _):
             context = chrome.contexts[0]
-            page = editor(context, base, doc["id"])
-            wait_worker(page)
-            wait_copied(page, doc["id"], doc["version"])
-            server["stop"]()
-
-            page.reload()  # no server: the page from the service worker, the document from its copy
-            expect(page.locator("body")).to_have_attribute("data-source", "copy")
+            page = opened_then_offline(context, server, doc)
             expect(page.locator('#canvas .emoji[data-id="1"]')).to_be_visible()
             status = page.locator("#save-status")
             expect(status).to_have_text("Offline — changes will be sent")
@@ -454,13 +460,8 @@ def test_palette_changes_made_offline_are_kept_then_sent_once(browser, tmp_path)
         before = requests.get(base + "/api/palettes", timeout=10).json()["palettes"]
         with chromium(browser, tmp_path / "profile") as (chrome, _):
             context = chrome.contexts[0]
-            page = editor(context, base, doc["id"])
-            wait_worker(page)
-            wait_copied(page, doc["id"], doc["version"])
-            expect(page.locator("#palette-name")).to_have_text(before[0]["name"])
-            server["stop"]()
-            page.reload()
-            expect(page.locator("body")).to_have_attribute("data-source", "copy")
+            page = opened_then_offline(context, server, doc)
+            expect(page.locator("#palette-name")).to_have_text(before[0]["name"])  # as last kept
 
             page.locator("#palette-menu-button").click()
             page.get_by_role("menuitem", name="New Palette").click()
@@ -523,12 +524,7 @@ def test_a_background_file_chosen_offline_is_set_once_when_back(browser, tmp_pat
         doc = document_with_a_dog(base, "Background away")
         with chromium(browser, tmp_path / "profile") as (chrome, _):
             context = chrome.contexts[0]
-            page = editor(context, base, doc["id"])
-            wait_worker(page)
-            wait_copied(page, doc["id"], doc["version"])
-            server["stop"]()
-            page.reload()
-            expect(page.locator("body")).to_have_attribute("data-source", "copy")
+            page = opened_then_offline(context, server, doc)
             page.locator('#canvas .emoji[data-id="1"]').click()
             page.keyboard.press("Shift+ArrowRight")
             drop_files(page, "#canvas", [("noise.png", big, "image/png")])
