@@ -27,6 +27,11 @@ public struct AppShell: Sendable, Equatable {
 
     /// The shell as the folder has it now.
     public static func read(from directory: String = WebFiles.directory) throws -> AppShell {
+        try read(from: directory) { try bundle(named: $0, from: directory) }
+    }
+
+    /// The shell as the folder has it now, with each page's bundle as `bundle` gives it by name.
+    static func read(from directory: String, bundle: (String) throws -> ModuleBundle?) throws -> AppShell {
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
         else { throw CocoaError(.fileReadNoSuchFile) }
@@ -41,7 +46,7 @@ public struct AppShell: Sendable, Equatable {
         for page in pages {
             guard let html = files["/" + page] else { continue }
             for name in bundleNames(in: String(decoding: html, as: UTF8.self)) {
-                guard let bundle = try bundle(named: name, from: directory) else { continue }
+                guard let bundle = try bundle(name) else { continue }
                 files[bundlePrefix + name] = Data(bundle.script.utf8)
             }
         }
@@ -59,7 +64,8 @@ public struct AppShell: Sendable, Equatable {
     public static func current() throws -> AppShell {
         try withWritten { written in
             if let shell = written.shell { return shell }
-            let shell = try read()
+            // The bundles it holds are the ones served: written once for both.
+            let shell = try read(from: WebFiles.directory) { try kept(bundle: $0, in: &written) }
             written.shell = shell
             return shell
         }
@@ -91,7 +97,7 @@ public struct AppShell: Sendable, Equatable {
     public static func bundle(named name: String, from directory: String = WebFiles.directory) throws
         -> ModuleBundle?
     {
-        guard name.wholeMatch(of: #/[a-z0-9-]+\.js/#) != nil,
+        guard name.wholeMatch(of: #/[a-z0-9-]{1,64}\.js/#) != nil,
             FileManager.default.fileExists(atPath: directory + "/js/" + name)
         else { return nil }
         return try ModuleBundle.write(entry: "js/" + name, name: name, directory: directory)
@@ -100,13 +106,15 @@ public struct AppShell: Sendable, Equatable {
     /// The bundle of `name` served: written once (until a file changes, in a debug build). Only
     /// bundles that exist are kept, so asking for other names costs nothing kept.
     public static func currentBundle(named name: String) throws -> ModuleBundle? {
-        guard name.wholeMatch(of: #/[a-z0-9-]{1,64}\.js/#) != nil else { return nil }
-        return try withWritten { written in
-            if let bundle = written.bundles[name] { return bundle }
-            guard let bundle = try bundle(named: name) else { return nil }
-            written.bundles[name] = bundle
-            return bundle
-        }
+        try withWritten { try kept(bundle: name, in: &$0) }
+    }
+
+    /// The bundle `name` as `written` keeps it, written now if it isn't (and kept if it exists).
+    private static func kept(bundle name: String, in written: inout Written) throws -> ModuleBundle? {
+        if let bundle = written.bundles[name] { return bundle }
+        guard let bundle = try bundle(named: name) else { return nil }
+        written.bundles[name] = bundle
+        return bundle
     }
 
     // MARK: - What is written once
