@@ -3,14 +3,18 @@
 navigation's start to the first full frame of the document as the server sent it ("live"), in
 headless Chromium, on loopback and with 50 ms of added latency each way (CDP's network
 emulation), with a cold cache (a new browser profile: no HTTP cache, no service worker) and
-warm (the same profile again: the page and its scripts from the service worker).
+warm (the same profile again: the page and its scripts from the service worker), and again
+(a second tab in that warm browser, still running).
 
 Starts the server ($EMOJIART_BIN, default .build/debug/emojiart; `scripts/benchmark startup` sets
 the release one) with a fresh data folder — or
 uses a running one with --url — makes one empty document, and for each case opens it --runs
 times, printing the median and the slowest.
 
-    python3 Tests/Browser/measure_startup.py [--runs 7] [--url http://127.0.0.1:8080]
+    python3 Tests/Browser/measure_startup.py [--runs 7] [--floor] [--url http://127.0.0.1:8080]
+
+`--floor` adds each page as its markup and styles alone, served with its script tag removed
+and marked ready at once: what Chromium takes to show the page before any of its work.
 
 `scripts/benchmark startup` builds the release binary and runs this.
 """
@@ -19,8 +23,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.server
+import re
 import statistics
 import tempfile
+import threading
+import urllib.error
+import urllib.request
 
 from playwright.sync_api import sync_playwright
 
@@ -50,27 +59,79 @@ READY = """
 """
 
 
-def open_once(browser_type, profile: str, url: str, latency: int, chromium: str) -> float:
+def open_once(browser_type, profile: str, url: str, latency: int, chromium: str, again: bool = False) -> list[float]:
+    """Opens `url` in a new browser on `profile`: how long it took to be ready — and with `again`,
+    then how long in a second tab of that same running browser."""
     context = browser_type.launch_persistent_context(
         profile, executable_path=chromium, args=["--no-sandbox"], headless=True, viewport={"width": 1280, "height": 800},
         bypass_csp=True)  # the measuring script is evaluated in the page
     try:
+        context.add_init_script(READY)
         page = context.pages[0] if context.pages else context.new_page()
-        page.add_init_script(READY)
-        if latency:
-            cdp = context.new_cdp_session(page)
-            cdp.send("Network.enable")
-            cdp.send("Network.emulateNetworkConditions", {
-                "offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1})
-        with page.expect_console_message(lambda message: message.text.startswith("emojiart-ready"), timeout=30_000) as said:
-            page.goto(url, wait_until="commit")
-        ready = float(said.value.text.split()[1])
-        # Let the service worker finish installing, so the next (warm) open has it.
-        page.evaluate("navigator.serviceWorker?.ready.then(() => true)")
-        page.wait_for_timeout(300)
-        return ready
+        times = [timed_open(context, page, url, latency)]
+        if again:
+            second = context.new_page()
+            times.append(timed_open(context, second, url, latency))
+        return times
     finally:
         context.close()
+
+
+def timed_open(context, page, url: str, latency: int) -> float:
+    if latency:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", {
+            "offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1})
+    with page.expect_console_message(lambda message: message.text.startswith("emojiart-ready"), timeout=30_000) as said:
+        page.goto(url, wait_until="commit")
+    # Let the service worker finish installing, so the next (warm) open has it (a page with no
+    # script registers none).
+    page.evaluate("() => navigator.serviceWorker?.getRegistration().then((r) => r && navigator.serviceWorker.ready)")
+    page.wait_for_timeout(300)
+    return float(said.value.text.split()[1])
+
+
+@contextlib.contextmanager
+def floor_pages(base: str, pages: dict[str, str]):
+    """A server beside `base` serving each page of `pages` as its markup and styles only — its
+    script tag removed, marked ready at once — and everything else from `base`: what Chromium
+    alone takes to show the page, the floor under what the page's own work can reach."""
+    floors = {}
+    for name, url in pages.items():
+        with urllib.request.urlopen(url, timeout=30) as response:
+            html = response.read().decode()
+        html = re.sub(r'<script type="module" src="/bundles/[a-z]+\.js"></script>', "", html)
+        floors["/floor/" + name] = re.sub(r"<body ", '<body data-source="server" data-listed="" ', html, count=1).encode()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path in floors:
+                status, headers, body = 200, {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache"}, floors[self.path]
+            else:
+                forwarded = {k: v for k, v in self.headers.items() if k.lower() in ("if-none-match", "accept")}
+                try:
+                    with urllib.request.urlopen(urllib.request.Request(base + self.path, headers=forwarded), timeout=30) as response:
+                        status, headers, body = response.status, dict(response.headers), response.read()
+                except urllib.error.HTTPError as error:
+                    status, headers, body = error.code, dict(error.headers), error.read()
+            self.send_response(status)
+            for key in ("Content-Type", "Cache-Control", "ETag"):
+                if key in headers:
+                    self.send_header(key, headers[key])
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield {name: f"http://127.0.0.1:{server.server_port}/floor/{name}" for name in pages}
+    finally:
+        server.shutdown()
 
 
 def main() -> None:
@@ -78,20 +139,34 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--url", help="a running server (else one is started)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--floor", action="store_true",
+                        help="also each page's markup and styles with no script: what Chromium alone takes")
     args = parser.parse_args()
     with serving(args.url) as base, sync_playwright() as p:
         doc = call(base, "POST", "/api/documents", {"title": "Start-up"})
         pages = {"editor": f"{base}/documents/{doc['id']}", "list": f"{base}/"}
-        print(f"{'page':8} {'latency':>8} {'cache':6} {'median ms':>10} {'slowest ms':>11}")
-        for name, url in pages.items():
-            for latency in (0, 50):
-                cold, warm = [], []
-                for _ in range(args.runs):
-                    with tempfile.TemporaryDirectory(prefix="emojiart-startup-") as profile:
-                        cold.append(open_once(p.chromium, profile, url, latency, args.chromium))
-                        warm.append(open_once(p.chromium, profile, url, latency, args.chromium))
-                for label, times in (("cold", cold), ("warm", warm)):
-                    print(f"{name:8} {latency:>6}ms {label:6} {statistics.median(times):>10.0f} {max(times):>11.0f}", flush=True)
+        print(f"{'page':14} {'latency':>8} {'cache':6} {'median ms':>10} {'slowest ms':>11}")
+        with floor_pages(base, pages) as floors:
+            cases = list(pages.items())
+            if args.floor:
+                cases += [(name + " floor", url) for name, url in floors.items()]
+            measure(p, cases, args)
+
+
+def measure(p, cases, args) -> None:
+    """Prints, for each (name, url) of `cases`, its median and slowest times cold and warm, on
+    loopback and with 50 ms of latency."""
+    for name, url in cases:
+        for latency in (0, 50):
+            cold, warm, again = [], [], []
+            for _ in range(args.runs):
+                with tempfile.TemporaryDirectory(prefix="emojiart-startup-") as profile:
+                    cold += open_once(p.chromium, profile, url, latency, args.chromium)
+                    first, second = open_once(p.chromium, profile, url, latency, args.chromium, again=True)
+                    warm.append(first)
+                    again.append(second)
+            for label, times in (("cold", cold), ("warm", warm), ("again", again)):
+                print(f"{name:14} {latency:>6}ms {label:6} {statistics.median(times):>10.0f} {max(times):>11.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,9 @@ def test_list_shows_title_count_and_change_and_opens_on_click(page, api):
     expect(line).to_have_count(1)
     expect(line.locator(".emoji-count")).to_have_text("2")
     expect(line.locator("time")).to_have_text(re.compile(r"now|second|minute"))
+    # The full date is the tooltip, written once the pointer comes near (not while listing).
+    line.locator("time").hover()
+    expect(line.locator("time")).to_have_attribute("title", re.compile(r"\d{4}|\d:\d\d"))
     line.locator(".doc-title").click()
     page.wait_for_url(f"**/documents/{doc['id']}")
     expect(page.locator("#doc-title")).to_have_value(title)
