@@ -62,11 +62,6 @@ public actor DocumentLibrary {
         self.now = now
     }
 
-    /// Every document's summary, most recently changed first.
-    public func list() async throws -> [DocumentSummary] {
-        try await store.listDocuments()
-    }
-
     /// Runs `body` on the open document, opening it if needed and retrying on a fresh copy if
     /// the one it got was unloaded meanwhile — or fell behind another server sharing the store —
     /// up to ``attempts`` times, waiting a little longer (and a random part) each time so

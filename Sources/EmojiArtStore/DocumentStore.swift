@@ -23,8 +23,12 @@ public protocol DocumentStore: Sendable {
     /// (`/api/ready`).
     func ping() async throws
 
-    /// Every document's summary, most recently changed first.
+    /// Every document's summary, most recently changed first (backups, the command line).
     func listDocuments() async throws -> [DocumentSummary]
+
+    /// One page of the documents someone may see (``DocumentListing``), at a cost that grows
+    /// with their documents and the page, not with everyone's.
+    func listDocuments(_ listing: DocumentListing) async throws -> DocumentListPage
 
     /// Stores a new document at version `version` with an empty log, owned by `owner` (its
     /// ``DocumentRole/owner`` membership is written in the same transaction). Throws

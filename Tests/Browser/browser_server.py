@@ -78,7 +78,14 @@ class Api:
         return self.call("GET", f"/api/documents/{doc_id}")
 
     def documents(self) -> list:
-        return self.call("GET", "/api/documents")["documents"]
+        """Every document listed, page after page."""
+        documents, cursor = [], None
+        while True:
+            page = self.call("GET", "/api/documents?limit=200" + (f"&cursor={urllib.parse.quote(cursor)}" if cursor else ""))
+            documents += page["documents"]
+            cursor = page["next"]
+            if cursor is None:
+                return documents
 
 
 @contextlib.contextmanager

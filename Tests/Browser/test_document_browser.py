@@ -117,3 +117,35 @@ def test_markup_in_a_title_is_text_in_the_list_and_the_editor(page, api):
     assert page.locator('img[src="x"]').count() == 0
     page.wait_for_timeout(300)
     assert dialogs == []
+
+
+def test_the_list_loads_more_as_it_scrolls_and_searches_on_the_server(page, api):
+    tag = uuid.uuid4().hex[:8]
+    made = [api.create(f"Scroll {tag} {index:03}")["id"] for index in range(120)]
+    other = api.create(f"Elsewhere {tag}")
+    page.goto("/")
+    search = page.get_by_role("searchbox", name="Search documents by title")
+    search.fill(f"scroll {tag}")
+    rows = page.locator("#document-rows tr[data-id]")
+    # The first page only: the server searched (a space sent as a space), and the rest waits for the scroll.
+    expect(rows.first).to_contain_text(f"Scroll {tag} 119")
+    expect(rows).to_have_count(50)
+    expect(page.locator(f"tr[data-id='{other['id']}']")).to_have_count(0)
+    page.mouse.move(640, 400)
+    for expected in (100, 120):
+        for _ in range(50):
+            if rows.count() >= expected:
+                break
+            page.mouse.wheel(0, 2000)
+            page.wait_for_timeout(100)
+        expect(rows).to_have_count(expected)
+    expect(page.get_by_role("button", name="Show more")).to_be_hidden()
+    ids = rows.evaluate_all("(rows) => rows.map((row) => row.dataset.id)")
+    assert ids == list(reversed(made)), "newest change first, each once"
+    # A search that finds nothing says so, as text.
+    search.fill(f"<b>{tag}")
+    expect(page.locator("#no-match")).to_have_text(f"No documents match “<b>{tag}”.")
+    expect(rows).to_have_count(0)
+    expect(page.locator("#no-match b")).to_have_count(0)
+    search.fill("")
+    expect(page.locator(f"tr[data-id='{other['id']}']")).to_have_count(1)

@@ -48,6 +48,9 @@ final class InstrumentedStore: ForwardsHistory, PaletteStore, ImageStore {
 
     var kind: String { "instrumented" }
     func listDocuments() async throws -> [DocumentSummary] { try await base.documents.listDocuments() }
+    func listDocuments(_ listing: DocumentListing) async throws -> DocumentListPage {
+        try await base.documents.listDocuments(listing)
+    }
     func createDocument(_ record: StoredDocument, owner: UUID) async throws {
         try await base.documents.createDocument(record, owner: owner)
     }
@@ -97,6 +100,9 @@ final class LaggingStore: ForwardsHistory {
 
     var kind: String { "lagging" }
     func listDocuments() async throws -> [DocumentSummary] { try await base.documents.listDocuments() }
+    func listDocuments(_ listing: DocumentListing) async throws -> DocumentListPage {
+        try await base.documents.listDocuments(listing)
+    }
     func createDocument(_ record: StoredDocument, owner: UUID) async throws {
         try await base.documents.createDocument(record, owner: owner)
     }

@@ -245,6 +245,16 @@ struct AccessTests {
                     })
             }
             #expect(try await list(oscar) == ["Oscar's": "owner"])
+            // A cursor is its list's: one from Oscar's list is refused on Ada's, never read there.
+            for _ in 0..<2 {
+                _ = try await api.request(.post, "/api/documents", json: ["title": "More"], headers: oscar)
+            }
+            let next = try #require(
+                try await api.request(.get, "/api/documents?limit=1", headers: oscar).json["next"] as? String)
+            #expect(try await api.request(.get, "/api/documents?limit=1&cursor=\(next)", headers: oscar).status == .ok)
+            let taken = try await api.request(
+                .get, "/api/documents?limit=1&cursor=\(next)", headers: try await Self.signIn("ada", api: api))
+            #expect(taken.status == .badRequest && taken.json["documents"] == nil)
             #expect(try await list(try await Self.signIn("ada", api: api)) == ["Ada's": "owner"])
             #expect(try await list(try await Self.signIn("vic", api: api)) == ["Ada's": "viewer"])
             #expect(try await list([.cookie: "\(Cookies.links)=\(world.editLink)"]) == ["Ada's": "editor"])

@@ -70,7 +70,8 @@ struct MigrationTests {
                     Self.documentID.uuidString, Data(Edit.encodeList([.retitle("Renamed")])), author.uuidString,
                     Self.documentID.uuidString, Data(Edit.encodeList([.retitle("Before")])), author.uuidString,
                 ])
-            for migration in SharedSchema.migrations(.sqlite) {
+            // The shared migrations that release had run (the later ones come after the renaming).
+            for migration in SharedSchema.migrations(.sqlite) where migration.number <= 5 {
                 for statement in migration.statements { try db.execute(sql: statement) }
                 try db.execute(
                     sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)",

@@ -34,13 +34,25 @@ struct DocumentListBody: ResponseEncodable {
     }
 
     var documents: [Summary]
+    /// The `cursor` of the next page; null on the last.
+    var next: String?
 
-    init(_ summaries: [DocumentSummary], role: (UUID) -> DocumentRole) {
-        documents = summaries.map {
-            Summary(
-                id: $0.id, title: $0.title, emojiCount: $0.emojiCount, version: $0.version,
-                createdAt: $0.createdAt.apiString, updatedAt: $0.updatedAt.apiString, role: role($0.id))
+    private enum CodingKeys: String, CodingKey { case documents, next }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(documents, forKey: .documents)
+        try container.encode(next, forKey: .next)
+    }
+
+    init(_ page: DocumentListPage, next: String?) {
+        documents = page.entries.map { entry in
+            let summary = entry.summary
+            return Summary(
+                id: summary.id, title: summary.title, emojiCount: summary.emojiCount, version: summary.version,
+                createdAt: summary.createdAt.apiString, updatedAt: summary.updatedAt.apiString, role: entry.role)
         }
+        self.next = next
     }
 }
 

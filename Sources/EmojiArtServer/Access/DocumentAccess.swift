@@ -80,19 +80,14 @@ public struct DocumentAccess: Sendable {
         return (id, try await require(need, context.access, on: id))
     }
 
-    /// The documents the request can see, with its role on each.
-    public func visibleDocuments(_ access: RequestAccess) async throws -> [UUID: Grant]? {
-        if case .local = access.requester { return nil }  // everything
-        var visible: [UUID: Grant] = [:]
-        if let userID = access.requester.userID {
-            for (id, role) in try await shares.documents(of: userID) { visible[id] = Grant(role: role) }
-        }
+    /// Whose documents the request's list holds: everything in local mode; else the requester's
+    /// own and shared ones, and those its links open, each link with its role.
+    public func listingScope(_ access: RequestAccess) -> DocumentListing.Scope {
+        if case .local = access.requester { return .everything }
+        var links: [UUID: DocumentRole] = [:]
         for link in access.links {
-            let role = link.role.documentRole
-            if visible[link.documentID].map({ role > $0.role }) ?? true {
-                visible[link.documentID] = Grant(role: role, link: link.id)
-            }
+            links[link.documentID] = max(links[link.documentID] ?? link.role.documentRole, link.role.documentRole)
         }
-        return visible
+        return .visible(user: access.requester.userID, links: links)
     }
 }

@@ -47,15 +47,26 @@ struct DocumentsController {
         group.post(":id/redo", use: redo)
     }
 
-    /// The documents the requester can see: their own, those shared with them by name, and
-    /// those their links open.
+    /// A page of the documents the requester can see — their own, those shared with them by
+    /// name, and those their links open — newest change first: `?limit=N` (1–200, default 100),
+    /// `?cursor=` the last page's `next`, `?q=` words the titles contain.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> DocumentListBody {
-        let summaries = try await library.list()
-        guard let visible = try await access.visibleDocuments(context.access) else {
-            return DocumentListBody(summaries) { _ in .owner }
+        let query = request.uri.queryParameters
+        let owner = DocumentListCursor.owner(of: context.access)
+        let limit = try QueryParameter.integer(query.get("limit"), named: "limit", in: 1...Self.listLimit) ?? 100
+        let after = try query.get("cursor").map { try DocumentListCursor($0, for: owner).position }
+        let words = query.get("q")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let words, words.count > DocumentLimits.maximumTitleLength {
+            throw APIError.badRequest("Search for at most \(DocumentLimits.maximumTitleLength) characters.")
         }
-        return DocumentListBody(summaries.filter { visible[$0.id] != nil }) { visible[$0]?.role ?? .viewer }
+        let page = try await library.store.listDocuments(
+            DocumentListing(
+                scope: access.listingScope(context.access), titleContains: words, after: after, limit: limit))
+        return DocumentListBody(page, next: page.next.map { DocumentListCursor($0).text(for: owner) })
     }
+
+    /// The most documents one page of the list holds.
+    static let listLimit = 200
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws
         -> EditedResponse<DocumentStateBody>

@@ -77,10 +77,10 @@ struct HistoryController {
     @Sendable func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (id, _) = try await access.require(.view, context)
         let query = request.uri.queryParameters
-        guard let after = try Self.integer(query.get("after"), named: "after", in: 0...Int.max) else {
+        guard let after = try QueryParameter.integer(query.get("after"), named: "after", in: 0...Int.max) else {
             throw APIError.badRequest("Say which version the changes come after: ?after=V.")
         }
-        let limit = try Self.integer(query.get("limit"), named: "limit", in: 1...Self.maximumLimit) ?? 500
+        let limit = try QueryParameter.integer(query.get("limit"), named: "limit", in: 1...Self.maximumLimit) ?? 500
         let current = try await currentVersion(id)
         guard after <= current,
             let changes = try await library.history.changes(of: id, after: after, through: current, limit: limit)
@@ -143,11 +143,12 @@ struct HistoryController {
         }
         let now = try await library.document(id) { try await $0.state() }
         let current = now.version
-        let to = try Self.integer(query.get("to"), named: "to", in: 0...current) ?? current
-        let from = try Self.integer(query.get("from"), named: "from", in: 0...to) ?? 0
+        let to = try QueryParameter.integer(query.get("to"), named: "to", in: 0...current) ?? current
+        let from = try QueryParameter.integer(query.get("from"), named: "from", in: 0...to) ?? 0
         let frames =
-            try Self.integer(query.get("frames"), named: "frames", in: 2...DocumentPictures.replayFrames) ?? 120
-        let seconds = try Self.integer(query.get("seconds"), named: "seconds", in: 1...120) ?? 6
+            try QueryParameter.integer(query.get("frames"), named: "frames", in: 2...DocumentPictures.replayFrames)
+            ?? 120
+        let seconds = try QueryParameter.integer(query.get("seconds"), named: "seconds", in: 1...120) ?? 6
         // By default from where history starts: version 0, or the oldest kept if thinned.
         let start = query.get("from") == nil ? try await library.history.oldestVersion(of: id, through: to) : from
         let versions = Self.sample(from: start, to: to, count: frames)
@@ -202,9 +203,12 @@ struct HistoryController {
     @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> HistoryBody {
         let (id, _) = try await access.require(.view, context)
         let query = request.uri.queryParameters
-        let limit = try Self.integer(query.get("limit"), named: "limit", in: 1...Self.maximumLimit) ?? Self.defaultLimit
+        let limit =
+            try QueryParameter.integer(query.get("limit"), named: "limit", in: 1...Self.maximumLimit)
+            ?? Self.defaultLimit
         let current = try await library.document(id) { try await $0.state() }
-        let before = try Self.integer(query.get("before"), named: "before", in: 0...Int.max) ?? current.version + 1
+        let before =
+            try QueryParameter.integer(query.get("before"), named: "before", in: 0...Int.max) ?? current.version + 1
         let page = try await library.history.page(of: id, before: min(before, current.version + 1), limit: limit)
         var names = AuthorNames(users: users)
         var versions: [HistoryBody.Version] = []
@@ -252,17 +256,6 @@ struct HistoryController {
         }
         guard let state else { throw APIError.notFound("There is no document \(id).") }
         return DocumentStateBody(state, role: grant.role)
-    }
-
-    private static func integer(_ text: String?, named name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw APIError.badRequest(
-                range.upperBound == Int.max
-                    ? "\(name) must be a whole number, \(range.lowerBound) or more."
-                    : "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
-        }
-        return value
     }
 }
 

@@ -30,14 +30,17 @@ public struct SQLDocumentStore: DocumentStore {
         try await database.read(
             SQLStatement(
                 "SELECT id, title, emoji_count, version, created_at, updated_at FROM document ORDER BY updated_at DESC")
-        ).map { row in
-            guard let id = row[0].uuidValue, let title = row[1].string, let count = row[2].int,
-                let version = row[3].int, let created = row[4].double, let updated = row[5].double
-            else { throw StoreError.corrupt("a document's summary can't be read") }
-            return DocumentSummary(
-                id: id, title: title, emojiCount: count, version: version,
-                createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated))
-        }
+        ).map(Self.summary)
+    }
+
+    /// A summary from the columns `id, title, emoji_count, version, created_at, updated_at`.
+    static func summary(_ row: SQLRow) throws -> DocumentSummary {
+        guard let id = row[0].uuidValue, let title = row[1].string, let count = row[2].int,
+            let version = row[3].int, let created = row[4].double, let updated = row[5].double
+        else { throw StoreError.corrupt("a document's summary can't be read") }
+        return DocumentSummary(
+            id: id, title: title, emojiCount: count, version: version,
+            createdAt: Date(timeIntervalSince1970: created), updatedAt: Date(timeIntervalSince1970: updated))
     }
 
     public func createDocument(_ record: StoredDocument, owner: UUID) async throws {

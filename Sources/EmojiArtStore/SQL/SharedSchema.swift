@@ -179,6 +179,13 @@ public enum SharedSchema {
                     // a deleted document.
                     "CREATE TABLE deleted_document (id \(uuid) PRIMARY KEY, deleted_at \(real) NOT NULL)"
                 ]),
+            Migration(
+                number: 6, name: "the document list read a page at a time",
+                statements: [
+                    // Local mode's list, newest change first, a page at a time
+                    // (``DocumentListing``); a member's list goes through document_member_by_user.
+                    "CREATE INDEX document_by_change ON document (updated_at, id)"
+                ]),
         ]
     }
 }

@@ -59,7 +59,13 @@ export async function request(method, path, { json, body, headers = {}, signIn =
 
 const doc = (id) => "/api/documents/" + encodeURIComponent(id);
 
-export const listDocuments = async () => (await request("GET", "/api/documents")).documents;
+/** A page of the list: `{documents, next}`, `next` the `cursor` of the page after it (null: the last). */
+export function listDocuments({ limit, cursor, q } = {}) {
+  // Percent-encoded (a space as %20, not the form encoding's +, which the server takes as a +).
+  const query = Object.entries({ limit, cursor, q }).filter(([, value]) => value)
+    .map(([name, value]) => name + "=" + encodeURIComponent(value));
+  return request("GET", "/api/documents" + (query.length ? "?" + query.join("&") : ""));
+}
 /** The document's state; `signIn: false` throws a 401 rather than go to the sign-in page. */
 /** A new document under the id this browser made (201), or the one there already (200): docs/OFFLINE.md. */
 export const createDocumentWithID = (id, title) =>

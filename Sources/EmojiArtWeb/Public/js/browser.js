@@ -3,6 +3,7 @@ import * as api from "./api.js";
 import { el, fileStem, formatDate, notify, relativeTime } from "./dom.js";
 import { exportMenu } from "./export-menu.js";
 import { PaletteDialogs } from "./palette-dialogs.js";
+import { DocumentPages } from "./document-pages.js";
 import { AvailableOffline } from "./offline/available-offline.js";
 import { Identity } from "./offline/identity.js";
 import { LocalStore } from "./offline/local-store.js";
@@ -20,44 +21,80 @@ const loading = document.getElementById("loading");
 const fileInput = document.getElementById("import-file");
 const overlay = document.getElementById("drop-overlay");
 const confirmDialog = document.getElementById("confirm-delete");
+const noMatch = document.getElementById("no-match");
+const showMoreButton = document.getElementById("show-more");
+const searchInput = document.getElementById("search-documents");
 
 const editorURL = (id) => "/documents/" + encodeURIComponent(id);
 // What this browser keeps (docs/OFFLINE.md): who is signed in, the documents available offline.
 const store = new LocalStore();
 const identity = new Identity(store);
 const offline = new AvailableOffline(store, identity);
+const pages = new DocumentPages();
 
 function showError(error, title) {
   notify(error && error.message ? error.message : String(error), { kind: "error", title });
 }
 
-async function refresh() {
+/**
+ * Lists the documents again from the first page — for `words` (a new search: one page), or for
+ * the search shown (as many as are shown, so a rename or a delete doesn't shorten the list).
+ */
+async function refresh({ words } = {}) {
   let documents;
   const copies = offline.byId(); // read beside the list, and shown once read (the first time takes a while)
+  const searching = words !== undefined && words !== pages.words;
   try {
-    documents = await api.listDocuments();
+    documents = await pages.first(words ?? pages.words, searching ? 0 : rows.children.length + sharedRows.children.length);
+    if (documents === null) return; // a newer search is on its way
     delete document.body.dataset.offline;
   } catch (error) {
     loading.hidden = true;
     if (error.status !== 0) return showError(error, "Couldn’t load documents");
-    // No server: the documents this browser keeps, which open offline.
-    documents = await offline.summaries();
+    // No server: the documents this browser keeps, which open offline (searched here).
+    pages.end();
+    pages.words = words ?? pages.words;
+    const folded = pages.words.toLowerCase();
+    documents = (await offline.summaries()).filter((summary) => summary.title.toLowerCase().includes(folded));
     if (document.body.dataset.offline !== "true") {
       notify(documents.length ? "Showing the documents available in this browser; they open and can be changed offline." : "No documents are kept in this browser yet.", { title: "Offline" });
     }
     document.body.dataset.offline = "true";
   }
   loading.hidden = true;
-  const mine = documents.filter((summary) => (summary.role || "owner") === "owner");
-  const shared = documents.filter((summary) => summary.role && summary.role !== "owner");
-  rows.replaceChildren(...mine.map(row));
-  sharedRows.replaceChildren(...shared.map(row));
-  table.hidden = mine.length === 0;
-  sharedTable.hidden = shared.length === 0;
-  showHeadings();
-  empty.hidden = mine.length !== 0;
+  rows.replaceChildren();
+  sharedRows.replaceChildren();
+  show(documents);
   document.body.dataset.listed = String(documents.length);
   showKept(await copies);
+}
+
+/** Adds `documents` to the end of the list (mine, and shared with me), and says what is left. */
+function show(documents) {
+  const mine = documents.filter((summary) => (summary.role || "owner") === "owner");
+  const shared = documents.filter((summary) => summary.role && summary.role !== "owner");
+  rows.append(...mine.map(row));
+  sharedRows.append(...shared.map(row));
+  table.hidden = rows.children.length === 0;
+  sharedTable.hidden = sharedRows.children.length === 0;
+  showHeadings();
+  const none = rows.children.length === 0 && sharedRows.children.length === 0;
+  empty.hidden = !none || pages.words !== "" || sharedRows.children.length > 0;
+  noMatch.hidden = !none || pages.words === "";
+  noMatch.textContent = `No documents match “${pages.words}”.`;
+  showMoreButton.hidden = !pages.next;
+}
+
+/** The next page of the list, at its end (when the end comes into view, or on "Show more"). */
+async function showMore() {
+  try {
+    const documents = await pages.more();
+    if (!documents) return;
+    show(documents);
+    showKept(await offline.byId());
+  } catch (error) {
+    if (error.status !== 0) showError(error, "Couldn’t load more documents");
+  }
 }
 
 /** Marks the rows of the documents this browser keeps (`kept`: id → copy): available offline, or not on the server yet; pinned. */
@@ -126,7 +163,7 @@ function row(summary) {
   const titleCell = el("td", { class: "title-cell" }, el("a", { href: editorURL(summary.id), tabindex: "-1", "aria-hidden": "true" }, thumbnail), link, badge);
   const keep = el("button", {
     type: "button", class: "button small icon offline-toggle", "aria-pressed": "false", "aria-label": "Keep offline", text: "📌",
-    on: { click: () => offline.keep(summary.id, keep.getAttribute("aria-pressed") !== "true").then(refresh, (error) => showError(error, "Couldn’t keep it offline")) },
+    on: { click: () => offline.keep(summary.id, keep.getAttribute("aria-pressed") !== "true").then(() => refresh(), (error) => showError(error, "Couldn’t keep it offline")) },
   });
   const exports = exportMenu(summary.id);
   const tr = el("tr", { dataset: { id: summary.id } },
@@ -228,6 +265,17 @@ async function importFiles(files) {
 }
 
 document.getElementById("new-document").addEventListener("click", create);
+showMoreButton.addEventListener("click", showMore);
+// The next page comes as the list's end nears the bottom of the window.
+new IntersectionObserver((entries) => {
+  if (entries.some((entry) => entry.isIntersecting)) showMore();
+}, { rootMargin: "0px 0px 400px 0px" }).observe(showMoreButton);
+// Titles are searched on the server, a moment after typing stops.
+const typing = { timer: 0 };
+searchInput.addEventListener("input", () => {
+  clearTimeout(typing.timer);
+  typing.timer = setTimeout(() => refresh({ words: searchInput.value.trim() }), 250);
+});
 const paletteDialogs = new PaletteDialogs(new PaletteFeed({ store, identity }));
 document.getElementById("manage-palettes").addEventListener("click", () => paletteDialogs.manager.open());
 paletteDialogs.feed.open(); // the palette manager shows other windows' changes as they happen

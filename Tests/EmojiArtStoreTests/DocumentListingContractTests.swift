@@ -1,0 +1,98 @@
+import EmojiArtKit
+import EmojiArtStore
+import Foundation
+import Testing
+
+/// The document list a page at a time (``DocumentListing``), on every store: whose documents,
+/// in what order, from where, with which titles.
+@Suite("The document list reads a page at a time")
+struct DocumentListingContractTests {
+    func document(_ stores: Stores, owner: UUID, title: String = "Doc", at seconds: Double) async throws -> UUID {
+        let date = Date(timeIntervalSince1970: seconds)
+        let record = StoredDocument(
+            id: UUID(), document: try EmojiArtDocument(title: title), version: 0, createdAt: date, updatedAt: date)
+        try await stores.documents.createDocument(record, owner: owner)
+        return record.id
+    }
+
+    /// Every page of `listing`, followed from cursor to cursor.
+    func walk(_ stores: Stores, _ listing: DocumentListing) async throws -> [[DocumentListPage.Entry]] {
+        var listing = listing
+        var pages: [[DocumentListPage.Entry]] = []
+        while true {
+            let page = try await stores.documents.listDocuments(listing)
+            pages.append(page.entries)
+            guard let next = page.next else { return pages }
+            #expect(next == page.entries.last?.position)
+            listing.after = next
+            try #require(pages.count < 100)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func pagesFollowOneAnotherNewestFirstWithTiesByIdAndNothingTwice(kind: StoreKind) async throws {
+        let stores = try await kind.makeStores()
+        var made: [(seconds: Double, id: UUID)] = []
+        for index in 0..<23 {
+            // Groups of three made at the same moment: a page may end inside a group.
+            let seconds = 1_000 + Double(index / 3) + 0.125
+            made.append((seconds, try await document(stores, owner: LocalUser.id, title: "Doc \(index)", at: seconds)))
+        }
+        let expected = made.sorted { ($0.seconds, $0.id.uuidString) > ($1.seconds, $1.id.uuidString) }.map(\.id)
+        let pages = try await walk(stores, DocumentListing(scope: .everything, limit: 5))
+        #expect(pages.map(\.count) == [5, 5, 5, 5, 3])
+        #expect(pages.flatMap { $0 }.map(\.summary.id) == expected)
+        #expect(pages.flatMap { $0 }.allSatisfy { $0.role == .owner })
+        let whole = try await stores.documents.listDocuments(DocumentListing(scope: .everything, limit: 23))
+        #expect(whole.entries.count == 23 && whole.next == nil, "a page that holds the rest is the last")
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aMembersListHoldsTheirOwnTheirSharedAndTheirLinkedDocumentsOnly(kind: StoreKind) async throws {
+        let stores = try await kind.makeStores()
+        let ada = User(name: "Ada", createdAt: Date())
+        let bob = User(name: "Bob", createdAt: Date())
+        try await stores.users.addUser(ada, passwordHash: "a")
+        try await stores.users.addUser(bob, passwordHash: "b")
+        let adas = try await document(stores, owner: ada.id, title: "Ada's", at: 1_000)
+        let bobs = try await document(stores, owner: bob.id, title: "Bob's", at: 2_000)
+        let shared = try await document(stores, owner: bob.id, title: "Shared with Ada", at: 3_000)
+        let linked = try await document(stores, owner: bob.id, title: "Linked", at: 4_000)
+        for index in 0..<10 { _ = try await document(stores, owner: bob.id, title: "Bob \(index)", at: 500) }
+        try await stores.shares.setRole(.viewer, of: ada.id, on: shared)
+
+        // The link to the shared document gives more than her membership; the other only opens.
+        let links: [UUID: DocumentRole] = [shared: .editor, linked: .commenter]
+        let pages = try await walk(stores, DocumentListing(scope: .visible(user: ada.id, links: links), limit: 2))
+        let entries = pages.flatMap { $0 }
+        #expect(entries.map(\.summary.id) == [linked, shared, adas])
+        #expect(entries.map(\.role) == [.commenter, .editor, .owner])
+        #expect(!entries.contains { $0.summary.id == bobs })
+
+        let guest = try await walk(
+            stores, DocumentListing(scope: .visible(user: nil, links: [linked: .viewer]), limit: 5))
+        #expect(guest.flatMap { $0 }.map(\.summary.id) == [linked])
+        let nobody = try await stores.documents.listDocuments(
+            DocumentListing(scope: .visible(user: nil, links: [:]), limit: 5))
+        #expect(nobody.entries.isEmpty && nobody.next == nil)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func titlesAreSearchedIgnoringCaseWithWildcardsTakenLiterally(kind: StoreKind) async throws {
+        let stores = try await kind.makeStores()
+        let titles = ["Cats at Sea", "CATalogue", "Dogs", "100% cat", "1000 cats", "snake_case", "snakeXcase"]
+        var ids: [String: UUID] = [:]
+        for (index, title) in titles.enumerated() {
+            ids[title] = try await document(stores, owner: LocalUser.id, title: title, at: 1_000 + Double(index))
+        }
+        func search(_ text: String, limit: Int = 10) async throws -> [String] {
+            try await walk(stores, DocumentListing(scope: .everything, titleContains: text, limit: limit))
+                .flatMap { $0 }.map(\.summary.title)
+        }
+        #expect(try await search("cat", limit: 2) == ["1000 cats", "100% cat", "CATalogue", "Cats at Sea"])
+        #expect(try await search("0% c") == ["100% cat"], "a % is a percent sign")
+        #expect(try await search("e_c") == ["snake_case"], "an _ is an underscore")
+        #expect(try await search("horse").isEmpty)
+        #expect(try await search("") == titles.reversed(), "no words: every title")
+    }
+}
