@@ -9,7 +9,8 @@ import Foundation
 /// `crowd`: a thousand windows on one document;
 /// `instances`: two servers on one PostgreSQL database; `presence`: pointers between windows on
 /// two servers; `history`: reading past versions and
-/// what history costs in each database; `emoji`: the server's emoji search; `mosaic`: emoji mosaics
+/// what history costs in each database; `listing`: one person's document list as the
+/// installation grows to a million documents; `emoji`: the server's emoji search; `mosaic`: emoji mosaics
 /// of photos, their speed and picture error).
 /// `--smoke` runs every measurement on tiny inputs, to check the benchmark still works.
 @main
@@ -25,6 +26,11 @@ enum BenchmarkMain {
         }
         if CommandLine.arguments.contains("presence") {
             try await PresenceBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
+        if CommandLine.arguments.contains("listing") {
+            try await ListingBenchmarks.run(smoke: smoke, into: &report)
             report.print()
             return
         }
