@@ -112,7 +112,8 @@ struct DocumentsAPITests {
 
             for bad in [
                 "limit=0", "limit=201", "limit=ten", "cursor=nonsense", "cursor=v1.zz.\(UUID()).0",
-                "q=\(String(repeating: "a", count: 201))",
+                "q=\(String(repeating: "a", count: 201))", "q=%00", "q=a%0Ab",
+                "q=\(String(repeating: "e%CC%81%CC%81%CC%81", count: 200))",
             ] {
                 let reply = try await api.request(.get, "/api/documents?" + bad)
                 #expect(reply.status == .badRequest, "\(bad)")

@@ -80,7 +80,9 @@ struct DocumentListingContractTests {
     @Test(arguments: StoreKind.available)
     func titlesAreSearchedIgnoringCaseWithWildcardsTakenLiterally(kind: StoreKind) async throws {
         let stores = try await kind.makeStores()
-        let titles = ["Cats at Sea", "CATalogue", "Dogs", "100% cat", "1000 cats", "snake_case", "snakeXcase"]
+        let titles = [
+            "Cats at Sea", "CATalogue", "Dogs", "100% cat", "1000 cats", "snake_case", "snakeXcase", "Émile’s café",
+        ]
         var ids: [String: UUID] = [:]
         for (index, title) in titles.enumerated() {
             ids[title] = try await document(stores, owner: LocalUser.id, title: title, at: 1_000 + Double(index))
@@ -93,6 +95,9 @@ struct DocumentListingContractTests {
         #expect(try await search("0% c") == ["100% cat"], "a % is a percent sign")
         #expect(try await search("e_c") == ["snake_case"], "an _ is an underscore")
         #expect(try await search("horse").isEmpty)
+        #expect(try await search("Émile") == ["Émile’s café"], "letters beyond A–Z match as written")
+        #expect(try await search("É CAF") == [], "words are matched as one piece of text")
+        #expect(try await search("s CAFé") == ["Émile’s café"])
         #expect(try await search("") == titles.reversed(), "no words: every title")
     }
 }

@@ -56,8 +56,15 @@ struct DocumentsController {
         let limit = try QueryParameter.integer(query.get("limit"), named: "limit", in: 1...Self.listLimit) ?? 100
         let after = try query.get("cursor").map { try DocumentListCursor($0, for: owner).position }
         let words = query.get("q")?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let words, words.count > DocumentLimits.maximumTitleLength {
-            throw APIError.badRequest("Search for at most \(DocumentLimits.maximumTitleLength) characters.")
+        if let words {
+            // What a title could hold, or no title matches: refused before anything is read.
+            guard words.count <= DocumentLimits.maximumTitleLength, words.utf8.count <= DocumentLimits.maximumTitleBytes
+            else {
+                throw APIError.badRequest("Search for at most \(DocumentLimits.maximumTitleLength) characters.")
+            }
+            guard !words.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw APIError.badRequest("A search can't hold control characters.")
+            }
         }
         let page = try await library.store.listDocuments(
             DocumentListing(

@@ -48,12 +48,14 @@ extension SQLDocumentStore {
         var clauses = conditions.map(\.0)
         var values = conditions.flatMap(\.1)
         if let after = listing.after {
-            clauses.append("(d.updated_at < ? OR (d.updated_at = ? AND d.id < ?))")
-            values += [.real(after.updatedAt), .real(after.updatedAt), .uuid(after.id)]
+            // The first bound is a range the index can seek to; the rest breaks the tie.
+            clauses.append("d.updated_at <= ? AND (d.updated_at < ? OR (d.updated_at = ? AND d.id < ?))")
+            values += [.real(after.updatedAt), .real(after.updatedAt), .real(after.updatedAt), .uuid(after.id)]
         }
         if let text = listing.titleContains, !text.isEmpty {
-            clauses.append("lower(d.title) LIKE ? ESCAPE '\\'")
-            values.append(.text("%" + Self.likeEscaped(text.lowercased()) + "%"))
+            // Both sides folded by the database alike (SQLite: A–Z; PostgreSQL: as its locale does).
+            clauses.append("lower(d.title) LIKE lower(?) ESCAPE '\\'")
+            values.append(.text("%" + Self.likeEscaped(text) + "%"))
         }
         let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         let rows = try await database.read(

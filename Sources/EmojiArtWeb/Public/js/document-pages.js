@@ -22,6 +22,7 @@ export class DocumentPages {
   async first(words = this.words, atLeast = 0) {
     const search = ++this.search;
     this.words = words;
+    this.next = null; // the last list's cursor is no cursor into this one
     const page = await api.listDocuments({ limit: Math.min(200, Math.max(this.pageSize, atLeast)), q: words });
     if (search !== this.search) return null;
     this.next = page.next;
