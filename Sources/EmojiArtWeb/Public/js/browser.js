@@ -52,8 +52,7 @@ async function refresh({ words } = {}) {
     loading.hidden = true;
     if (error.status !== 0) return showError(error, "Couldn’t load documents");
     // No server: the documents this browser keeps, which open offline (searched here).
-    pages.end();
-    pages.words = words ?? pages.words;
+    pages.end(words);
     const folded = pages.words.toLowerCase();
     documents = (await offline.summaries()).filter((summary) => summary.title.toLowerCase().includes(folded));
     if (document.body.dataset.offline !== "true") {
@@ -78,8 +77,9 @@ function show(documents) {
   table.hidden = rows.children.length === 0;
   sharedTable.hidden = sharedRows.children.length === 0;
   showHeadings();
+  // "No documents yet" while none of mine are listed (as before pages); a search that finds none says so.
   const none = rows.children.length === 0 && sharedRows.children.length === 0;
-  empty.hidden = !none || pages.words !== "" || sharedRows.children.length > 0;
+  empty.hidden = rows.children.length !== 0 || pages.words !== "";
   noMatch.hidden = !none || pages.words === "";
   noMatch.textContent = `No documents match “${pages.words}”.`;
   showMoreButton.hidden = !pages.next;

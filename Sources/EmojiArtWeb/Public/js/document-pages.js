@@ -44,9 +44,10 @@ export class DocumentPages {
     }
   }
 
-  /** Nothing more to read (the list was read from this browser's copies, offline). */
-  end() {
+  /** Nothing more to read for `words` (the list was read from this browser's copies, offline). */
+  end(words = this.words) {
     this.search += 1;
+    this.words = words;
     this.next = null;
   }
 }
