@@ -180,17 +180,20 @@ let package = Package(
             dependencies: [
                 "EmojiArtKit", "EmojiArtStore", "EmojiArtStoreSQLite", "EmojiArtStorePostgres", "EmojiArtLive",
                 "EmojiArtServer", "EmojiArtRender", "EmojiArtMosaic", "EmojiArtImaging", "EmojiArtWire",
-                "CAllocationStats",
+                "CAllocationStats", "CEpoll",
                 "EmojiArtTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // The allocator's byte count, for the benchmark's memory figures.
         .target(name: "CAllocationStats"),
+        // Linux's epoll for the benchmark's thousands of windows (Swift's Glibc module leaves it out).
+        .target(name: "CEpoll"),
         // Shared by the tests: random edits for randomized and fuzz tests, PostgreSQL test databases.
         .target(
             name: "EmojiArtTestSupport",

@@ -10,7 +10,8 @@ import Foundation
 /// `instances`: two servers on one PostgreSQL database; `presence`: pointers between windows on
 /// two servers; `history`: reading past versions and
 /// what history costs in each database; `listing`: one person's document list as the
-/// installation grows to a million documents; `emoji`: the server's emoji search; `mosaic`: emoji mosaics
+/// installation grows to a million documents; `fleet`: three `emojiart serve` processes behind
+/// nginx on one PostgreSQL database, thousands of windows; `emoji`: the server's emoji search; `mosaic`: emoji mosaics
 /// of photos, their speed and picture error).
 /// `--smoke` runs every measurement on tiny inputs, to check the benchmark still works.
 @main
@@ -26,6 +27,11 @@ enum BenchmarkMain {
         }
         if CommandLine.arguments.contains("presence") {
             try await PresenceBenchmarks.run(smoke: smoke, into: &report)
+            report.print()
+            return
+        }
+        if CommandLine.arguments.contains("fleet") {
+            try await FleetBenchmarks.run(smoke: smoke, into: &report)
             report.print()
             return
         }

@@ -85,14 +85,22 @@ enum LiveBenchmarks {
         counts: (_ sender: Int, _ receiver: Int) -> Bool = { $0 != $1 }
     ) async throws -> DeliveryResult {
         recorder.reset()
+        let sendingTime = await sendMoves(rate: rate, for: duration, from: windows)
+        try await recorder.waitForAnswers(timeout: .seconds(10))
+        return recorder.result(sendingTime: sendingTime, otherWindows: windowsPerDocument - 1, counts: counts)
+    }
+
+    /// Sends moves from every window, `rate` a second in all, on a schedule (open loop) for
+    /// `duration`; returns the seconds the sending took.
+    static func sendMoves(rate: Int, for duration: Duration, from windows: [LiveBenchmarkWindow]) async -> Double {
         let interval = Duration.seconds(Double(windows.count) / Double(rate))
         let start = ContinuousClock.now
         let end = start + duration
         await withTaskGroup(of: Void.self) { group in
-            for window in windows {
+            for (position, window) in windows.enumerated() {
                 group.addTask {
                     // Spread the windows' schedules over one interval.
-                    var next = start + interval * (Double(window.index) / Double(windows.count))
+                    var next = start + interval * (Double(position) / Double(windows.count))
                     while next < end {
                         try? await Task.sleep(until: next, clock: .continuous)
                         window.sendMove()
@@ -101,9 +109,7 @@ enum LiveBenchmarks {
                 }
             }
         }
-        let sendingTime = seconds(ContinuousClock.now - start)
-        try await recorder.waitForAnswers(timeout: .seconds(10))
-        return recorder.result(sendingTime: sendingTime, otherWindows: windowsPerDocument - 1, counts: counts)
+        return seconds(ContinuousClock.now - start)
     }
 }
 
@@ -131,6 +137,11 @@ final class DeliveryRecorder: Sendable {
         var arrivals: [(edit: Edit, window: Int, at: ContinuousClock.Instant)] = []
         /// From each request being sent to its acknowledgement, in seconds.
         var acknowledgements: [Double] = []
+        /// Windows whose connection ended, and when each first heard from the server again.
+        var dropped: Set<Int> = []
+        var rejoined: [Int: ContinuousClock.Instant] = [:]
+        /// Every request id acknowledged.
+        var acknowledgedIDs: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -154,6 +165,7 @@ final class DeliveryRecorder: Sendable {
         let now = ContinuousClock.now
         state.withLock {
             $0.answered += 1
+            $0.acknowledgedIDs.insert(requestID)
             if let sent = $0.sent[requestID] {
                 $0.edits[Edit(document: document, version: version)] = sent
                 $0.acknowledgements.append(seconds(now - sent.at))
@@ -165,6 +177,41 @@ final class DeliveryRecorder: Sendable {
     var acknowledgements: (p50: Double, p99: Double, count: Int) {
         let sorted = state.withLock { $0.acknowledgements }.sorted()
         return (percentile(sorted, 0.5), percentile(sorted, 0.99), sorted.count)
+    }
+
+    func dropped(window: Int) { _ = state.withLock { $0.dropped.insert(window) } }
+
+    func rejoined(window: Int) {
+        let now = ContinuousClock.now
+        state.withLock { $0.rejoined[window] = now }
+    }
+
+    /// The windows that lost their connection, and when each was back (first heard the server).
+    var reconnections: (dropped: Set<Int>, rejoined: [Int: ContinuousClock.Instant]) {
+        state.withLock { ($0.dropped, $0.rejoined) }
+    }
+
+    /// Requests sent, and those of them acknowledged (at least once).
+    var requests: (sent: Int, acknowledged: Int) {
+        state.withLock { state in
+            (state.sent.count, state.sent.keys.filter { state.acknowledgedIDs.contains($0) }.count)
+        }
+    }
+
+    /// Delivery latencies (seconds, ascending) of edits sent from `start` to `end` to windows
+    /// `receiving` accepts.
+    func latencies(
+        sentFrom start: ContinuousClock.Instant, to end: ContinuousClock.Instant, receiving: (Int) -> Bool
+    ) -> [Double] {
+        state.withLock { state in
+            state.arrivals.compactMap { arrival in
+                guard let sent = state.edits[arrival.edit], sent.at >= start, sent.at < end,
+                    sent.window != arrival.window,
+                    receiving(arrival.window)
+                else { return nil }
+                return seconds(arrival.at - sent.at)
+            }.sorted()
+        }
     }
 
     func refused() {
@@ -179,8 +226,8 @@ final class DeliveryRecorder: Sendable {
         state.withLock { $0.arrivals.append((Edit(document: document, version: version), window, now)) }
     }
 
-    func waitForSnapshots(_ count: Int) async throws {
-        try await wait(timeout: .seconds(30), "not every window connected") { $0.snapshots >= count }
+    func waitForSnapshots(_ count: Int, timeout: Duration = .seconds(30)) async throws {
+        try await wait(timeout: timeout, "not every window connected") { $0.snapshots >= count }
     }
 
     /// Requests sent, answered and refused, and changes arrived: for diagnosing a run.
@@ -192,6 +239,33 @@ final class DeliveryRecorder: Sendable {
 
     /// How many changes have reached windows.
     var arrivalCount: Int { state.withLock { $0.arrivals.count } }
+
+    /// How many changes reached a window after a later version of their document had (0: every
+    /// window saw its document's versions in order).
+    var outOfOrderArrivals: Int {
+        state.withLock { state in
+            var last: [Int: Int] = [:]
+            var late = 0
+            for arrival in state.arrivals {
+                if let previous = last[arrival.window], arrival.edit.version <= previous { late += 1 }
+                last[arrival.window] = max(last[arrival.window] ?? -1, arrival.edit.version)
+            }
+            return late
+        }
+    }
+
+    /// Acknowledged edits, and how many windows each reached, by document.
+    var deliveredEdits: (acknowledged: [Int: Int], arrivals: [Int: Int]) {
+        state.withLock { state in
+            var acknowledged: [Int: Int] = [:]
+            for edit in state.edits.keys { acknowledged[edit.document, default: 0] += 1 }
+            var arrivals: [Int: Int] = [:]
+            for arrival in state.arrivals where state.edits[arrival.edit] != nil {
+                arrivals[arrival.edit.document, default: 0] += 1
+            }
+            return (acknowledged, arrivals)
+        }
+    }
 
     /// Waits until `count` changes have reached windows, or for `timeout` at most.
     func waitForArrivals(_ count: Int, timeout: Duration) async throws {
@@ -235,23 +309,99 @@ final class DeliveryRecorder: Sendable {
     }
 }
 
-/// One benchmark window: a live connection that records what arrives.
+/// One benchmark window: a live connection that records what arrives. With `reconnects`, it
+/// connects again whenever its connection ends — from the last version it saw, after the
+/// editor's backoff (250 ms, doubling, ±20 %) — and sends its unanswered requests again first,
+/// as the editor does.
 final class LiveBenchmarkWindow: Sendable {
     let index: Int
-    private let outgoing: AsyncStream<String>.Continuation
+    private let outbox: Outbox
     private let task: Task<Void, Never>
     private let recorder: DeliveryRecorder
     private let counter = Mutex(0)
     private let session = UInt32.random(in: 0...UInt32.max)
 
-    init(index: Int, document: Int, port: Int, id: String, recorder: DeliveryRecorder) {
+    init(index: Int, document: Int, port: Int, id: String, recorder: DeliveryRecorder, reconnects: Bool = false) {
         self.index = index
         self.recorder = recorder
-        let (messages, outgoing) = AsyncStream.makeStream(of: String.self)
-        self.outgoing = outgoing
+        let outbox = Outbox()
+        self.outbox = outbox
         task = Task {
-            await liveWindow(port: port, document: id, sending: messages) { text in
-                Self.record(text, document: document, window: index, recorder: recorder)
+            var failures = 0
+            while !Task.isCancelled {
+                let (messages, outgoing) = AsyncStream.makeStream(of: String.self)
+                let version = outbox.connecting(outgoing)
+                let connected = ContinuousClock.now
+                await liveWindow(port: port, document: id, version: version, sending: messages) { text in
+                    if outbox.rejoined() { recorder.rejoined(window: index) }
+                    Self.record(text, document: document, window: index, recorder: recorder, outbox: outbox)
+                }
+                outbox.disconnected()
+                guard reconnects, !Task.isCancelled else { break }
+                recorder.dropped(window: index)
+                // A connection that lasted is a success: the next failure waits 250 ms again.
+                failures = ContinuousClock.now - connected > .seconds(1) ? 0 : failures + 1
+                let delay = min(250 * pow(2, Double(min(failures, 5))), 15_000) * Double.random(in: 0.8...1.2)
+                try? await Task.sleep(for: .milliseconds(delay))
+            }
+        }
+    }
+
+    /// What the window has to send: the current connection's outgoing messages, the requests not
+    /// yet answered (sent again, in order, on a new connection), and the last version seen.
+    private final class Outbox: Sendable {
+        private struct State {
+            var outgoing: AsyncStream<String>.Continuation?
+            var order: [String] = []
+            var unanswered: [String: String] = [:]
+            var version: Int?
+            var rejoining = false
+        }
+
+        private let state = Mutex(State())
+
+        func send(_ requestID: String, _ text: String) {
+            state.withLock {
+                $0.order.append(requestID)
+                $0.unanswered[requestID] = text
+                $0.outgoing?.yield(text)
+            }
+        }
+
+        /// A new connection: the unanswered requests go first. Returns the version to connect from.
+        func connecting(_ outgoing: AsyncStream<String>.Continuation) -> Int? {
+            state.withLock { state in
+                state.order.removeAll { state.unanswered[$0] == nil }
+                for id in state.order { outgoing.yield(state.unanswered[id]!) }
+                state.outgoing = outgoing
+                return state.version
+            }
+        }
+
+        func disconnected() {
+            state.withLock {
+                $0.outgoing?.finish()
+                $0.outgoing = nil
+                $0.rejoining = true
+            }
+        }
+
+        /// Whether this is the first message since the window connected again.
+        func rejoined() -> Bool {
+            state.withLock { state in
+                defer { state.rejoining = false }
+                return state.rejoining
+            }
+        }
+
+        func answered(_ requestID: String) { state.withLock { _ = $0.unanswered.removeValue(forKey: requestID) } }
+
+        func saw(version: Int) { state.withLock { $0.version = max($0.version ?? version, version) } }
+
+        func finish() {
+            state.withLock {
+                $0.outgoing?.finish()
+                $0.outgoing = nil
             }
         }
     }
@@ -264,30 +414,40 @@ final class LiveBenchmarkWindow: Sendable {
         // Unique across runs: the server answers a request id it has seen with the old answer.
         let requestID = "w\(index)-\(session)-\(number)"
         recorder.sent(requestID, window: index)
-        outgoing.yield(
+        outbox.send(
+            requestID,
             #"{"type":"edit","requestId":"\#(requestID)","baseVersion":0,"edit":{"type":"moveEmojis","ids":[1],"offset":{"x":1,"y":-1}}}"#
         )
     }
 
     func finish() {
-        outgoing.finish()
         task.cancel()
+        outbox.finish()
     }
 
     /// Reads just the type, version and request id: the messages' field order is fixed
     /// (LiveMessages), and parsing whole JSON here would take CPU from the server.
-    private static func record(_ text: String, document: Int, window: Int, recorder: DeliveryRecorder) {
+    private static func record(
+        _ text: String, document: Int, window: Int, recorder: DeliveryRecorder, outbox: Outbox
+    ) {
         if text.hasPrefix(#"{"type":"change","version":"#) {
-            recorder.arrived(document: document, version: integer(after: #""version":"#, in: text), window: window)
+            let version = integer(after: #""version":"#, in: text)
+            outbox.saw(version: version)
+            recorder.arrived(document: document, version: version, window: window)
         } else if text.hasPrefix(#"{"type":"ack","requestId":""#) {
-            let rest = text.dropFirst(#"{"type":"ack","requestId":""#.count)
-            let requestID = String(rest.prefix { $0 != "\"" })
+            let requestID = requestID(in: text, after: #"{"type":"ack","requestId":""#)
+            outbox.answered(requestID)
             recorder.acknowledged(requestID, document: document, version: integer(after: #""version":"#, in: text))
-        } else if text.hasPrefix(#"{"type":"refused""#) {
+        } else if text.hasPrefix(#"{"type":"refused","requestId":""#) {
+            outbox.answered(requestID(in: text, after: #"{"type":"refused","requestId":""#))
             recorder.refused()
         } else if text.hasPrefix(#"{"type":"snapshot""#) {
             recorder.snapshot()
         }
+    }
+
+    private static func requestID(in text: String, after prefix: String) -> String {
+        String(text.dropFirst(prefix.count).prefix { $0 != "\"" })
     }
 
     /// The digits after the first `key` in `text`, read from its UTF-8 (Foundation's search
@@ -315,12 +475,14 @@ final class LiveBenchmarkWindow: Sendable {
 /// A live window on document `id` of the server at `port`, until `sending` ends or the task is
 /// cancelled: writes what `sending` yields, and hands `received` each text message.
 func liveWindow(
-    port: Int, document id: String, sending: AsyncStream<String>, received: @escaping @Sendable (String) -> Void
+    port: Int, document id: String, version: Int? = nil, sending: AsyncStream<String>,
+    received: @escaping @Sendable (String) -> Void
 ) async {
     var configuration = WebSocketClientConfiguration()
     configuration.maxFrameSize = 16 * 1024 * 1024
     _ = try? await WebSocketClient.connect(
-        url: "ws://127.0.0.1:\(port)/api/documents/\(id)/live", configuration: configuration,
+        url: "ws://127.0.0.1:\(port)/api/documents/\(id)/live\(version.map { "?version=\($0)" } ?? "")",
+        configuration: configuration,
         logger: Logger(label: "bench-window")
     ) { inbound, outbound, _ in
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -63,11 +63,18 @@ public func buildApplication(
                 presence: components.presence))
     }
     let presence = components.presence
-    if let broadcasts = stores.broadcasts { services.append(PresenceService(broadcasts: broadcasts, hub: presence)) }
+    let sharedLimits = LiveChannel.SharedLimits(components.settings)
+    if let broadcasts = stores.broadcasts {
+        // Presence and the shared message rates, told to and heard from the other servers.
+        services.append(
+            BroadcastService(
+                broadcasts: broadcasts, hub: presence,
+                rates: RateExchange(server: presence.server, limits: sharedLimits)))
+    }
     let live = LiveChannel(
         library: library, access: components.documentAccess, grants: components.grants,
         revocations: components.revocations, presence: presence,
-        snapshots: SnapshotFrames(), shared: LiveChannel.SharedLimits(components.settings), logger: logger)
+        snapshots: SnapshotFrames(), shared: sharedLimits, logger: logger)
     // Stops first, right after the HTTP server: the live windows are told to reconnect, and let go of
     // their documents (and palettes and games) before the maintenance folds the documents' logs.
     let liveConnections = LiveConnections(closeTimeout: configuration.liveCloseTimeout)

@@ -79,7 +79,8 @@ public struct ServerConfiguration: Sendable {
     /// comma-separated address ranges).
     public var trustedProxies: [AddressRange] = []
     /// Live messages per second shared by one client address's connections and by one
-    /// document's (``AccessSettings/liveMessagesPerAddress``).
+    /// document's (``AccessSettings/liveMessagesPerAddress``; `$EMOJIART_LIVE_MESSAGES_PER_ADDRESS`,
+    /// `$EMOJIART_LIVE_MESSAGES_PER_DOCUMENT`: the rate per second, with a burst of twice that).
     public var liveMessagesPerAddress = AccessSettings().liveMessagesPerAddress
     public var liveMessagesPerDocument = AccessSettings().liveMessagesPerDocument
 
@@ -108,7 +109,8 @@ public struct ServerConfiguration: Sendable {
     /// `XDG_DATA_HOME`, `HOME`), `EMOJIART_DURABILITY`, `EMOJIART_DATABASE_URL`,
     /// `EMOJIART_HISTORY_DAYS`, `EMOJIART_FETCH_ALLOW`, `EMOJIART_FETCH_PUBLIC`, `EMOJIART_TRUSTED_PROXIES`,
     /// `EMOJIART_JOKES_URL`, `EMOJIART_UNSPLASH_KEY`, `EMOJIART_UNSPLASH_URL`,
-    /// `EMOJIART_GAME_IMAGES`, `EMOJIART_LOG_FORMAT` and the `OTEL_*` variables of ``OTLPSettings``. Empty values count as unset; a value that can't be used is
+    /// `EMOJIART_GAME_IMAGES`, `EMOJIART_LOG_FORMAT`, `EMOJIART_LIVE_MESSAGES_PER_ADDRESS`,
+    /// `EMOJIART_LIVE_MESSAGES_PER_DOCUMENT` and the `OTEL_*` variables of ``OTLPSettings``. Empty values count as unset; a value that can't be used is
     /// refused, naming the variable.
     public init(environment: [String: String]) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -174,6 +176,17 @@ public struct ServerConfiguration: Sendable {
                 )
             }
             logLevel = level
+        }
+        for (name, keyPath) in [
+            ("EMOJIART_LIVE_MESSAGES_PER_ADDRESS", \ServerConfiguration.liveMessagesPerAddress),
+            ("EMOJIART_LIVE_MESSAGES_PER_DOCUMENT", \ServerConfiguration.liveMessagesPerDocument),
+        ] {
+            guard let text = value(name) else { continue }
+            guard let rate = Int(text), (1...100_000_000).contains(rate) else {
+                throw ConfigurationError(
+                    "$\(name) must be 1...100000000 messages a second, not \"\(text.prefix(40))\".")
+            }
+            self[keyPath: keyPath] = RateLimit(perSecond: Double(rate), burst: Double(rate) * 2)
         }
         do {
             tracing = try OTLPSettings(environment: environment)

@@ -21,6 +21,11 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
         public var database: String
         /// `?sslmode=disable|prefer|require` (default: prefer).
         public var sslMode: String
+        /// `?pool_max_conns=N` (1...1000, default 16): the most connections this server's queries
+        /// use at once. Each server also keeps two of its own to hear changes and the other
+        /// servers' broadcasts (`LISTEN`), so PostgreSQL's `max_connections` must exceed
+        /// instances × (N + 2) (docs/DEPLOY.md, "Sizing").
+        public var poolSize: Int
 
         public init(url: String) throws {
             guard let components = URLComponents(string: url),
@@ -40,6 +45,13 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
             guard ["disable", "prefer", "require"].contains(sslMode) else {
                 throw StoreError.unavailable("sslmode must be disable, prefer or require, not \(sslMode)")
             }
+            poolSize = 16
+            if let pool = components.queryItems?.first(where: { $0.name == "pool_max_conns" })?.value {
+                guard let size = Int(pool), (1...1000).contains(size) else {
+                    throw StoreError.unavailable("pool_max_conns must be 1...1000, not \(pool.prefix(40))")
+                }
+                poolSize = size
+            }
         }
 
         /// The address without the password, for logs.
@@ -55,7 +67,7 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
                 }
             var configuration = PostgresClient.Configuration(
                 host: host, port: port, username: username, password: password, database: database, tls: tls)
-            configuration.options.maximumConnections = 16
+            configuration.options.maximumConnections = poolSize
             configuration.options.connectTimeout = .seconds(5)
             return configuration
         }

@@ -301,6 +301,24 @@ struct AccessTests {
         }
     }
 
+    /// The failures are the store's, so guesses spread over the servers sharing it are counted
+    /// as one server counts them (docs/DEPLOY.md, "Limits across instances").
+    @Test func guessingSpreadOverTwoServersIsThrottledAsOnServer() async throws {
+        let world = try await World.make()
+        try await withAPI(access: testAccounts, stores: world.stores) { a in
+            try await withAPI(access: testAccounts, stores: world.stores) { b in
+                for api in [a, b, a] {
+                    let wrong = try await api.request(
+                        .post, "/api/session", json: ["name": "ada", "password": "wrong wrong wrong"])
+                    #expect(wrong.status == .unauthorized)
+                }
+                let throttled = try await b.request(
+                    .post, "/api/session", json: ["name": "ada", "password": Self.password])
+                #expect(throttled.status == .tooManyRequests && throttled.errorCode == "too_many_attempts")
+            }
+        }
+    }
+
     @Test func sessionsEndOnSignOutOnANewPasswordAndWhenTheUserIsRemoved() async throws {
         let world = try await World.make()
         try await withAPI(access: testAccounts, stores: world.stores) { api in

@@ -28,7 +28,7 @@ struct PresenceAcrossServersTests {
             services = Task {
                 await withDiscardingTaskGroup { group in
                     for hub in [a, b] {
-                        group.addTask { try? await PresenceService(broadcasts: broadcast, hub: hub).run() }
+                        group.addTask { try? await BroadcastService(broadcasts: broadcast, hub: hub).run() }
                     }
                 }
             }
@@ -77,7 +77,7 @@ struct PresenceAcrossServersTests {
 
         // A server started later asks, and is told who is there.
         let c = PresenceHub(server: "c", broadcasts: servers.broadcast)
-        let follower = Task { try? await PresenceService(broadcasts: servers.broadcast, hub: c).run() }
+        let follower = Task { try? await BroadcastService(broadcasts: servers.broadcast, hub: c).run() }
         defer { follower.cancel() }
         try await eventually { servers.broadcast.followerCount == 3 }
         let onC = Inbox()

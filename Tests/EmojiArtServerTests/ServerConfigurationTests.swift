@@ -29,7 +29,8 @@ struct ServerConfigurationTests {
             "EMOJIART_DURABILITY": "normal", "EMOJIART_DATABASE_URL": "postgres://a@db/emojiart",
             "EMOJIART_FETCH_PUBLIC": "0", "EMOJIART_FETCH_ALLOW": "127.0.0.1/32",
             "EMOJIART_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.1", "EMOJIART_JOKES_URL": "http://127.0.0.1:9/joke",
-            "EMOJIART_GAME_IMAGES": "/srv/pictures",
+            "EMOJIART_GAME_IMAGES": "/srv/pictures", "EMOJIART_LIVE_MESSAGES_PER_ADDRESS": "5000",
+            "EMOJIART_LIVE_MESSAGES_PER_DOCUMENT": "20",
         ])
         #expect(configuration.host == "::1")
         #expect(configuration.port == 0)
@@ -43,6 +44,8 @@ struct ServerConfigurationTests {
         #expect(!configuration.fetchPolicy.allowsPublicAddresses)
         #expect(configuration.trustedProxies.count == 2)
         #expect(configuration.jokesEndpoint.absoluteString == "http://127.0.0.1:9/joke")
+        #expect(configuration.accessSettings.liveMessagesPerAddress == RateLimit(perSecond: 5_000, burst: 10_000))
+        #expect(configuration.accessSettings.liveMessagesPerDocument == RateLimit(perSecond: 20, burst: 40))
         guard case .folder("/srv/pictures") = configuration.gamePictures else {
             Issue.record("game pictures: \(configuration.gamePictures)")
             return
@@ -63,7 +66,8 @@ struct ServerConfigurationTests {
 
     @Test(arguments: [
         ("EMOJIART_PORT", "eighty"), ("EMOJIART_PORT", "70000"), ("EMOJIART_ACCESS", "everyone"),
-        ("EMOJIART_SIGNUP", "maybe"), ("EMOJIART_DURABILITY", "extra"),
+        ("EMOJIART_SIGNUP", "maybe"), ("EMOJIART_DURABILITY", "extra"), ("EMOJIART_LIVE_MESSAGES_PER_ADDRESS", "0"),
+        ("EMOJIART_LIVE_MESSAGES_PER_DOCUMENT", "fast"),
     ])
     func aValueThatCantBeUsedIsRefusedByName(_ variable: String, _ value: String) {
         let error = #expect(throws: ConfigurationError.self) {

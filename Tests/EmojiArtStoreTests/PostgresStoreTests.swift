@@ -88,6 +88,13 @@ struct PostgresStoreTests {
         let parsed = try PostgreSQLDatabase.Connection(url: "postgresql://ann:s%40cret@db.internal:6543/art")
         #expect(parsed.username == "ann" && parsed.password == "s@cret" && parsed.port == 6543)
         #expect(parsed.description == "postgres://ann@db.internal:6543/art")  // no password in logs
+        #expect(parsed.poolSize == 16)
+        #expect(try PostgreSQLDatabase.Connection(url: "postgres://h/db?pool_max_conns=40").poolSize == 40)
+        for bad in ["0", "1001", "many", ""] {
+            #expect(throws: StoreError.self) {
+                try PostgreSQLDatabase.Connection(url: "postgres://h/db?pool_max_conns=\(bad)")
+            }
+        }
     }
 
     /// Presence between servers: every payload reaches every server listening, in order, and

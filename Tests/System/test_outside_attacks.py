@@ -5,6 +5,7 @@ import base64
 import json
 import os
 import subprocess
+import threading
 import time
 from pathlib import Path
 import urllib.parse
@@ -310,3 +311,61 @@ def test_a_revocation_on_one_instance_holds_on_the_other_at_once(tmp_path):
 
 
 # 6 and 7 are tables: AddressPolicyTests (the fetcher's blocklist) and test_metrics.py (/metrics).
+
+
+def test_a_flood_spread_over_two_instances_gets_the_address_rate_once(tmp_path, monkeypatch):
+    """The live message rate one client address shares is held across the servers on one
+    database (docs/DEPLOY.md, "Limits across instances"): windows flooding through two instances
+    get about one share, not two."""
+    database = fresh_postgres_database()
+    if database is None:
+        pytest.skip("needs the PostgreSQL cluster scripts/test starts")
+    monkeypatch.setenv("EMOJIART_LIVE_MESSAGES_PER_ADDRESS", "10")  # 10 a second, bursts of 20
+    servers = []
+    for name in ("a", "b"):
+        folder = tmp_path / name
+        folder.mkdir()
+        servers.append(Server(folder, free_port(), database=database))
+        servers[-1].start()
+    try:
+        windows = []
+        for index, server in enumerate(servers):
+            created = requests.post(server.base + "/api/documents", json={"title": f"Flood {index}"}, timeout=5)
+            window = LiveSocket(server.port, f"/api/documents/{created.json()['id']}/live")
+            assert window.receive()["type"] == "snapshot"
+            windows.append(window)
+        # Both windows send 150 edits at once; the servers read them only as the rate allows.
+        for index, window in enumerate(windows):
+            for number in range(150):
+                window.send({"type": "edit", "requestId": f"flood-{index}-{number}", "baseVersion": 0,
+                             "edit": {"type": "addEmoji", "text": "🌊", "position": {"x": number, "y": 0},
+                                      "size": 20}})
+        seconds = 5
+        deadline = time.monotonic() + seconds
+        acknowledged = [0, 0]
+
+        def count(index: int) -> None:
+            windows[index].sock.settimeout(0.2)
+            while time.monotonic() < deadline:
+                try:
+                    message = windows[index].receive()
+                except (TimeoutError, OSError):
+                    continue
+                if message.get("type") == "ack":
+                    acknowledged[index] += 1
+
+        readers = [threading.Thread(target=count, args=(index,)) for index in range(2)]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join(seconds + 5)
+        total = sum(acknowledged)
+        print(f"acknowledged in {seconds} s through two instances: {acknowledged}")
+        # Each instance alone would let 20 + 10 × 5 = 70 go, 140 in all. Shared, the address gets
+        # one rate (50), a burst on each instance (40) and at most one report interval's lag.
+        assert total <= 115, f"{acknowledged}: the address's rate was multiplied by the instances"
+        assert total >= 60, f"{acknowledged}: fewer than the address's own share"
+        assert min(acknowledged) >= 20, f"{acknowledged}: one instance's windows starved"
+    finally:
+        for server in servers:
+            server.kill()

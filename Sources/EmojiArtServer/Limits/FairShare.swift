@@ -17,6 +17,9 @@ struct FairShare {
     private var waiting: [UInt64] = []
     /// When each connection was last served (seconds on the caller's clock).
     private var lastServed: [UInt64: Double] = [:]
+    /// Messages let go since ``takeGranted()`` was last asked: what this server tells the others
+    /// it used of a rate they share (``RateExchange``).
+    private(set) var granted = 0
 
     init(_ settings: Settings, now: Double) {
         bucket = TokenBucket(settings, now: now)
@@ -33,6 +36,7 @@ struct FairShare {
             return false
         }
         lastServed[connection] = now
+        granted += 1
         return true
     }
 
@@ -49,6 +53,7 @@ struct FairShare {
             let connection = waiting.remove(at: chosen)
             lastServed[connection] = now
             served.append(connection)
+            granted += 1
         }
         return served
     }
@@ -57,6 +62,17 @@ struct FairShare {
     func nextServing(now: Double) -> Double? {
         guard !waiting.isEmpty else { return nil }
         return now + bucket.wait(now: now)
+    }
+
+    /// The messages let go since the last call.
+    mutating func takeGranted() -> Int {
+        defer { granted = 0 }
+        return granted
+    }
+
+    /// `count` messages of the same rate were let go on another server: those here wait for them.
+    mutating func debit(_ count: Int, now: Double) {
+        bucket.debit(Double(count), now: now)
     }
 
     /// The connection is gone: it neither waits nor is remembered.
@@ -115,6 +131,15 @@ final class SharedRate: Sendable {
 
     var isIdle: Bool { state.withLock { $0.share.isIdle } }
 
+    /// The messages let go here since the last call.
+    func takeGranted() -> Int { state.withLock { $0.share.takeGranted() } }
+
+    /// `count` messages were let go on another server.
+    func debit(_ count: Int) {
+        let now = self.now
+        state.withLock { $0.share.debit(count, now: now) }
+    }
+
     /// Hands out tokens as they come while anyone waits.
     private func pump() async {
         while true {
@@ -167,4 +192,22 @@ final class SharedRates<Key: Hashable & Sendable>: Sendable {
 
     /// How many keys have connections (for tests).
     var count: Int { entries.withLock { $0.count } }
+
+    /// What each key's connections were let send here since the last call (keys that sent).
+    func takeGranted() -> [Key: Int] {
+        let rates = entries.withLock { $0.mapValues(\.rate) }
+        return rates.compactMapValues { rate in
+            let granted = rate.takeGranted()
+            return granted > 0 ? granted : nil
+        }
+    }
+
+    /// What other servers let the same keys send: taken from this server's share. A key with no
+    /// connection here has nothing to wait, so it is skipped.
+    func debit(_ counts: [Key: Int]) {
+        let rates = entries.withLock { entries in
+            counts.compactMap { key, count in entries[key].map { ($0.rate, count) } }
+        }
+        for (rate, count) in rates { rate.debit(count) }
+    }
 }

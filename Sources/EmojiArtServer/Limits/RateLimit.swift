@@ -61,6 +61,13 @@ struct TokenBucket: Sendable, Equatable {
         return true
     }
 
+    /// Takes `count` tokens spent elsewhere (another server's share of the same rate), going into
+    /// debt if need be — at most one burst deep — so that what is taken here waits for it.
+    mutating func debit(_ count: Double, now: Double) {
+        refill(now)
+        tokens = max(-limit.burst, tokens - count)
+    }
+
     /// Seconds from `now` until a token is there (0 if one is).
     func wait(now: Double) -> Double {
         let available = tokensAt(now)

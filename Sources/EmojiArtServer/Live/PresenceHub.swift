@@ -203,7 +203,7 @@ actor PresenceHub {
 
     // MARK: - The other servers
 
-    /// What another server told (``PresenceService``): its windows' news reach the windows here
+    /// What another server told (``BroadcastService``): its windows' news reach the windows here
     /// in the same document. Who is where is kept for rooms no window here is in yet too, so the
     /// first to join one is told at once, and given a colour no one there wears. Our own batches
     /// are passed over.
@@ -267,7 +267,7 @@ actor PresenceHub {
         for (document, room) in rooms where !room.peers.isEmpty { tellServers(document, .hello) }
     }
 
-    /// Every ``heartbeatInterval`` (``PresenceService``): tells the others this server is alive,
+    /// Every ``heartbeatInterval`` (``BroadcastService``): tells the others this server is alive,
     /// and takes the windows of servers not heard from for ``silenceAllowed`` to have left.
     func tick(at now: ContinuousClock.Instant = .now) {
         if broadcasts != nil {
