@@ -71,6 +71,8 @@ start_test_postgres() {
         start >/dev/null
     "${TEST_POSTGRES_AS[@]}" "$bin/createdb" -h 127.0.0.1 -p "$port" -U emojiart emojiart
     export EMOJIART_TEST_POSTGRES="postgres://emojiart@127.0.0.1:$port/emojiart?sslmode=disable"
+    # Its data folder: `emojiart-bench fleet` stops and starts this cluster under load.
+    export EMOJIART_TEST_POSTGRES_DATA="$TEST_POSTGRES_DIR/data"
     echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') for the tests at $EMOJIART_TEST_POSTGRES"
 }
 

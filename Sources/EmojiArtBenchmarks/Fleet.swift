@@ -40,7 +40,10 @@ final class Fleet: Sendable {
                     environment: [
                         "EMOJIART_DATABASE_URL": "\(database)?sslmode=disable&pool_max_conns=\(poolSize)",
                         "EMOJIART_PUBLIC_URL": "http://127.0.0.1:\(frontPort)",
-                        "EMOJIART_FETCH_PUBLIC": "0", "EMOJIART_LOG_LEVEL": "warning",
+                        "EMOJIART_FETCH_PUBLIC": "0",
+                        // `EMOJIART_BENCH_LOG_LEVEL=debug` for the instances' whole story.
+                        "EMOJIART_LOG_LEVEL": ProcessInfo.processInfo.environment["EMOJIART_BENCH_LOG_LEVEL"]
+                            ?? "warning",
                         // The benchmark's windows all come from 127.0.0.1: it measures what the
                         // fleet carries, not the per-address and per-document limits.
                         "EMOJIART_LIVE_MESSAGES_PER_ADDRESS": "100000000",
@@ -262,6 +265,13 @@ func waitForAnswer(_ url: String, timeout: Duration) async throws {
         try await Task.sleep(for: .milliseconds(100))
     }
     throw BenchmarkError("\(url) did not answer within \(timeout)")
+}
+
+/// The status `url` answers a GET with.
+func httpStatus(_ url: String) async throws -> UInt {
+    let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(2))
+    _ = try? await response.body.collect(upTo: 1024 * 1024)
+    return response.status.code
 }
 
 /// Creates `file` (empty) if need be and returns its path.

@@ -439,6 +439,8 @@ final class LiveBenchmarkWindow: Sendable {
             outbox.answered(requestID)
             recorder.acknowledged(requestID, document: document, version: integer(after: #""version":"#, in: text))
         } else if text.hasPrefix(#"{"type":"refused","requestId":""#) {
+            // Not written because the database was away: kept and sent again, as the editor does.
+            guard !text.contains(#""code":"unavailable""#) else { return }
             outbox.answered(requestID(in: text, after: #"{"type":"refused","requestId":""#))
             recorder.refused()
         } else if text.hasPrefix(#"{"type":"snapshot""#) {
