@@ -293,21 +293,45 @@ enum FleetBenchmarks {
     }
 }
 
-/// What the fleet used while a measurement ran: CPU (one core is 100%) and PostgreSQL connections.
-struct Usage: CustomStringConvertible {
+/// CPU seconds so far of each part of the fleet; as a rate (one core is 1), what a measurement used.
+struct CPUSample {
     var instances: [Double]
     var nginx: Double
     var postgres: Double
     /// This benchmark's windows.
-    var windowsCPU: Double
+    var windows: Double
     var machine: Double
+
+    init(_ fleet: Fleet) {
+        instances = fleet.instances.map(\.cpuSeconds)
+        nginx = fleet.nginxCPUSeconds
+        postgres = cpuSeconds(ofProcessesNamed: "postgres")
+        windows = processCPUSeconds(getpid())
+        machine = machineBusySeconds()
+    }
+
+    /// The CPU used from `earlier` to this sample, per second of `elapsed`.
+    func rate(since earlier: CPUSample, over elapsed: Double) -> CPUSample {
+        var rate = self
+        rate.instances = zip(instances, earlier.instances).map { ($0 - $1) / elapsed }
+        rate.nginx = (nginx - earlier.nginx) / elapsed
+        rate.postgres = (postgres - earlier.postgres) / elapsed
+        rate.windows = (windows - earlier.windows) / elapsed
+        rate.machine = (machine - earlier.machine) / elapsed
+        return rate
+    }
+}
+
+/// What the fleet used while a measurement ran: CPU and PostgreSQL connections.
+struct Usage: CustomStringConvertible {
+    var cpu: CPUSample
     var windows: [Int]
     var connections: Int
 
     var description: String {
-        let percents = instances.map { "\(format($0 * 100, 0))%" }.joined(separator: "/")
+        let percents = cpu.instances.map { "\(format($0 * 100, 0))%" }.joined(separator: "/")
         return
-            "CPU per instance \(percents), nginx \(format(nginx * 100, 0))%, PostgreSQL \(format(postgres * 100, 0))%, the windows \(format(windowsCPU * 100, 0))%, machine \(format(machine * 100, 0))% of \(ProcessInfo.processInfo.activeProcessorCount * 100)%; windows per instance \(windows.map(String.init).joined(separator: "/")); PostgreSQL connections ≤ \(connections)"
+            "CPU per instance \(percents), nginx \(format(cpu.nginx * 100, 0))%, PostgreSQL \(format(cpu.postgres * 100, 0))%, the windows \(format(cpu.windows * 100, 0))%, machine \(format(cpu.machine * 100, 0))% of \(ProcessInfo.processInfo.activeProcessorCount * 100)%; windows per instance \(windows.map(String.init).joined(separator: "/")); PostgreSQL connections ≤ \(connections)"
     }
 }
 
@@ -316,11 +340,7 @@ struct UsageMeter {
     let fleet: Fleet
     let connections: PostgresConnectionCount
     let start = ContinuousClock.now
-    let instances: [Double]
-    let nginx: Double
-    let postgres: Double
-    let windowsCPU: Double
-    let machine: Double
+    let cpu: CPUSample
     let windows: [Int]
 
     init(_ fleet: Fleet, connections: PostgresConnectionCount) async throws {
@@ -330,22 +350,13 @@ struct UsageMeter {
         for instance in fleet.instances { windows.append((try? await instance.liveWindows()) ?? 0) }
         self.windows = windows
         connections.resetPeak()
-        instances = fleet.instances.map(\.cpuSeconds)
-        nginx = fleet.nginxCPUSeconds
-        postgres = cpuSeconds(ofProcessesNamed: "postgres")
-        windowsCPU = processCPUSeconds(getpid())
-        machine = machineBusySeconds()
+        cpu = CPUSample(fleet)
     }
 
     func finish() async throws -> Usage {
-        let elapsed = seconds(ContinuousClock.now - start)
-        return Usage(
-            instances: zip(fleet.instances, instances).map { ($0.cpuSeconds - $1) / elapsed },
-            nginx: (fleet.nginxCPUSeconds - nginx) / elapsed,
-            postgres: (cpuSeconds(ofProcessesNamed: "postgres") - postgres) / elapsed,
-            windowsCPU: (processCPUSeconds(getpid()) - windowsCPU) / elapsed,
-            machine: (machineBusySeconds() - machine) / elapsed,
-            windows: windows, connections: connections.peak)
+        Usage(
+            cpu: CPUSample(fleet).rate(since: cpu, over: seconds(ContinuousClock.now - start)), windows: windows,
+            connections: connections.peak)
     }
 }
 

@@ -397,13 +397,6 @@ final class LiveBenchmarkWindow: Sendable {
         func answered(_ requestID: String) { state.withLock { _ = $0.unanswered.removeValue(forKey: requestID) } }
 
         func saw(version: Int) { state.withLock { $0.version = max($0.version ?? version, version) } }
-
-        func finish() {
-            state.withLock {
-                $0.outgoing?.finish()
-                $0.outgoing = nil
-            }
-        }
     }
 
     func sendMove() {
@@ -422,7 +415,7 @@ final class LiveBenchmarkWindow: Sendable {
 
     func finish() {
         task.cancel()
-        outbox.finish()
+        outbox.disconnected()
     }
 
     /// Reads just the type, version and request id: the messages' field order is fixed

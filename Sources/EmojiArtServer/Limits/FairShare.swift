@@ -19,7 +19,7 @@ struct FairShare {
     private var lastServed: [UInt64: Double] = [:]
     /// Messages let go since ``takeGranted()`` was last asked: what this server tells the others
     /// it used of a rate they share (``RateExchange``).
-    private(set) var granted = 0
+    private var granted = 0
 
     init(_ settings: Settings, now: Double) {
         bucket = TokenBucket(settings, now: now)

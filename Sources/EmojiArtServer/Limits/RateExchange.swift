@@ -68,11 +68,10 @@ struct RateReport: Sendable, Equatable {
 
     /// A payload another server sent, or nil if it isn't a report (presence, or malformed).
     init?(payload: String) {
-        var lines = payload.split(separator: "\n")
-        guard let head = lines.first, head.hasPrefix("rates "), !lines.isEmpty else { return nil }
+        let lines = payload.split(separator: "\n")
+        guard let head = lines.first, head.hasPrefix("rates ") else { return nil }
         server = String(head.dropFirst("rates ".count))
-        lines.removeFirst()
-        for line in lines {
+        for line in lines.dropFirst() {
             let parts = line.split(separator: " ", maxSplits: 2)
             guard parts.count == 3, let count = Int(parts[1]), count > 0 else { return nil }
             switch parts[0] {
