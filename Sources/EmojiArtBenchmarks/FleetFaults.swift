@@ -78,7 +78,7 @@ extension FleetBenchmarks {
         let crowd = try await ReconnectingCrowd(fleet, windows: windows, sizes: sizes)
         defer { crowd.stop() }
         let (id, recorder, senders) = (crowd.id, crowd.recorder, crowd.senders)
-        let before = try await documentVersion(id, base: fleet.front)
+        let before = try await documentVersion(id, in: fleet)
         recorder.reset()
         let meter = try await UsageMeter(fleet, connections: connections)
         let victim = fleet.instances[0]
@@ -90,7 +90,7 @@ extension FleetBenchmarks {
         let usage = try await meter.finish()
         // Every request answered, those sent to the lost instance included (sent again).
         try await crowd.waitUntilAnswered(timeout: sizes.faultTimeout)
-        let after = try await documentVersion(id, base: fleet.front)
+        let after = try await documentVersion(id, in: fleet)
         try await recorder.waitForArrivals((after - before) * windows, timeout: sizes.faultTimeout)
         let (dropped, rejoined) = recorder.reconnections
         let returns = dropped.compactMap { rejoined[$0] }.map { seconds($0 - killedAt) }.sorted()
@@ -132,6 +132,13 @@ extension FleetBenchmarks {
         /// Seconds from PostgreSQL answering again until the last dropped window was back.
         var slowestReturn: Double
 
+        /// Every instance answered 503 and came back by itself; every edit acknowledged and
+        /// applied once; every change delivered, in order; every dropped window back within 5 s.
+        var passed: Bool {
+            allUnready != nil && allReady != nil && sent == acknowledged && applied == sent && delivered >= 1
+                && outOfOrder == 0 && slowestReturn <= 5
+        }
+
         var description: String {
             "503 on every instance after \(allUnready.map { format($0, 2) } ?? "never") s, ready \(allReady.map { format($0, 2) } ?? "never") s after PostgreSQL was back; sent \(sent), acknowledged \(acknowledged), applied \(applied), delivered \(format(delivered * 100, 2))%, out of order \(outOfOrder), \(dropped) windows dropped, back ≤ \(format(slowestReturn, 2)) s after PostgreSQL"
         }
@@ -147,7 +154,7 @@ extension FleetBenchmarks {
         let crowd = try await ReconnectingCrowd(fleet, windows: windows, sizes: sizes)
         defer { crowd.stop() }
         let (id, recorder) = (crowd.id, crowd.recorder)
-        let before = try await documentVersion(id, base: fleet.front)
+        let before = try await documentVersion(id, in: fleet)
         recorder.reset()
         let outage = sizes.killAfter
         async let sending = LiveBenchmarks.sendMoves(
@@ -162,7 +169,7 @@ extension FleetBenchmarks {
         let ready = try await untilEveryInstance(fleet, answers: 200, within: .seconds(30))
         _ = await sending
         try await crowd.waitUntilAnswered(timeout: sizes.faultTimeout)
-        let after = try await documentVersion(id, base: fleet.front)
+        let after = try await documentVersion(id, in: fleet)
         try await recorder.waitForArrivals((after - before) * windows, timeout: sizes.faultTimeout)
         let (dropped, rejoined) = recorder.reconnections
         let requests = recorder.requests

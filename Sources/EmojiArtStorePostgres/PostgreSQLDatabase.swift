@@ -145,7 +145,7 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
                 let probe = try await PostgresConnection.connect(
                     configuration: try connection.probeConfiguration(), id: 1, logger: quiet)
                 defer { Task { try? await probe.close() } }
-                try await probe.query("SELECT 1", logger: quiet)
+                try await probe.whileOpen { [quiet] in _ = try await $0.query("SELECT 1", logger: quiet) }
             })
     }
 
@@ -307,11 +307,14 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     public func read(_ statements: [SQLStatement]) async throws -> [[SQLRow]] {
         if statements.count == 1 {
             try pool.health.check()
+            let (statement, logger) = (statements[0], logger)
             let rows: [SQLRow]
             do {
-                rows = try await Self.run(statements[0], on: client, logger: logger)
+                rows = try await client.withConnection { connection in
+                    try await connection.whileOpen { try await Self.run(statement, on: $0, logger: logger) }
+                }
             } catch {
-                throw pool.health.noting(error)
+                throw pool.health.noting(Self.translated(error))
             }
             if rows.isEmpty, let error = statements[0].errorIfNoRow { throw error }
             return [rows]
@@ -330,16 +333,21 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     private func transaction(_ statements: [SQLStatement], setUp: String?) async throws -> [[SQLRow]] {
         try pool.health.check()
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                if let setUp { try await connection.query(PostgresQuery(unsafeSQL: setUp), logger: logger) }
-                var results: [[SQLRow]] = []
-                for statement in statements {
-                    let rows = try await Self.run(statement, on: connection, logger: logger)
-                    // Thrown inside the transaction, so it is rolled back.
-                    if rows.isEmpty, let error = statement.errorIfNoRow { throw error }
-                    results.append(rows)
+            let logger = logger
+            return try await client.withConnection { connection in
+                try await connection.whileOpen { connection in
+                    try await connection.withTransaction(logger: logger) { connection in
+                        if let setUp { try await connection.query(PostgresQuery(unsafeSQL: setUp), logger: logger) }
+                        var results: [[SQLRow]] = []
+                        for statement in statements {
+                            let rows = try await Self.run(statement, on: connection, logger: logger)
+                            // Thrown inside the transaction, so it is rolled back.
+                            if rows.isEmpty, let error = statement.errorIfNoRow { throw error }
+                            results.append(rows)
+                        }
+                        return results
+                    }
                 }
-                return results
             }
         } catch let error as PostgresTransactionError {
             throw pool.health.noting(
@@ -364,14 +372,7 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
         return PostgresQuery(unsafeSQL: SQLDialect.postgres.render(statement.sql), binds: binds)
     }
 
-    static func run(_ statement: SQLStatement, on client: PostgresClient, logger: Logger) async throws -> [SQLRow] {
-        do {
-            return try await rows(of: client.query(try query(statement), logger: logger))
-        } catch {
-            throw translated(error)
-        }
-    }
-
+    /// One statement's rows, read to the end. (Callers wait through ``PostgresConnection/whileOpen(_:)``.)
     static func run(_ statement: SQLStatement, on connection: PostgresConnection, logger: Logger) async throws
         -> [SQLRow]
     {
@@ -409,7 +410,7 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     /// included, heard with `LISTEN` on a connection of its own, until the calling task is
     /// cancelled. When that connection is (re)established it says ``StoreChange/resync``:
     /// changes made meanwhile were not heard. A lost connection is retried after 0.1 … 5 s.
-    public func followChanges(_ handle: @Sendable (StoreChange) async -> Void) async {
+    public func followChanges(_ handle: @escaping @Sendable (StoreChange) async -> Void) async {
         await listen(on: Self.channel) { payload in
             if let payload {
                 if let change = StoreChange(payload: payload) { await handle(change) }
@@ -422,18 +423,20 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     /// Hands `handle` each notification's payload on `channel`, heard on a connection of its own,
     /// until the calling task is cancelled; nil when listening starts (again), since whatever
     /// was notified meanwhile was not heard. A lost connection is retried after 0.1 … 5 s.
-    private func listen(on channel: String, _ handle: @Sendable (String?) async -> Void) async {
+    private func listen(on channel: String, _ handle: @escaping @Sendable (String?) async -> Void) async {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
                 let session = try await connection.connect(logger: logger)
                 pool.health.markUp()
+                delay = .milliseconds(100)
                 do {
                     try await withTaskCancellationHandler {
-                        try await session.listen(on: channel) { notifications in
-                            delay = .milliseconds(100)
-                            await handle(nil)
-                            for try await notification in notifications { await handle(notification.payload) }
+                        try await session.whileOpen { session in
+                            try await session.listen(on: channel) { notifications in
+                                await handle(nil)
+                                for try await notification in notifications { await handle(notification.payload) }
+                            }
                         }
                     } onCancel: {
                         // Ends the wait for the next notification.
@@ -527,18 +530,23 @@ extension PostgreSQLDatabase: InstanceBroadcast {
     public func broadcast(_ payloads: [String]) async throws {
         guard !payloads.isEmpty else { return }
         try pool.health.check()
+        let logger = logger
         do {
-            // Read to the end: an error (a payload over the limit) comes with the rows.
-            for try await _ in try await client.query(
-                "SELECT pg_notify(\(Self.broadcastChannel), payload) FROM unnest(\(payloads)::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY n",
-                logger: logger)
-            {}
+            try await client.withConnection { connection in
+                try await connection.whileOpen { connection in
+                    // Read to the end: an error (a payload over the limit) comes with the rows.
+                    for try await _ in try await connection.query(
+                        "SELECT pg_notify(\(Self.broadcastChannel), payload) FROM unnest(\(payloads)::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY n",
+                        logger: logger)
+                    {}
+                }
+            }
         } catch {
             throw pool.health.noting(Self.translated(error))
         }
     }
 
-    public func followBroadcasts(_ handle: @Sendable (InstanceBroadcastEvent) async -> Void) async {
+    public func followBroadcasts(_ handle: @escaping @Sendable (InstanceBroadcastEvent) async -> Void) async {
         await listen(on: Self.broadcastChannel) { payload in
             await handle(payload.map(InstanceBroadcastEvent.payload) ?? .reconnected)
         }

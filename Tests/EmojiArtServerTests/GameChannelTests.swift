@@ -33,7 +33,9 @@ import Testing
             try await Task.sleep(for: .milliseconds(350))  // a level's first moments ignore taps
             window.send(#"{"type":"tap","tile":\#(odd)}"#)
             let level2 = try await next(window, phase: "playing", level: 2)
-            #expect(level2["title"] as? String == "Level: 2" && (level2["score"] as? Int ?? 0) > 200)
+            // The find scored (how much depends on how fast the tap came, on a loaded machine
+            // too: the arithmetic is FindOrLoseTests', on a virtual clock).
+            #expect(level2["title"] as? String == "Level: 2" && (level2["score"] as? Int ?? 0) > 0)
             let tiles = try #require(level2["tiles"] as? [[String: String]]).compactMap { $0["emoji"] }
             let wrong = try #require(tiles.indices.first { index in tiles.filter { $0 == tiles[index] }.count == 3 })
             try await Task.sleep(for: .milliseconds(350))

@@ -3,6 +3,7 @@ import EmojiArtStore
 import EmojiArtStorePostgres
 import EmojiArtTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// What only the PostgreSQL store does: versioned migrations shared by instances, two
@@ -134,4 +135,84 @@ struct PostgresStoreTests {
         }
         try await first.broadcast([])
     }
+
+    /// Connections closed under queries in flight (as a restart of PostgreSQL closes them) fail
+    /// those queries; none waits for ever. postgres-nio alone left some waiting: a document's
+    /// writer waiting there held every later edit of it (`PostgresConnection.whileOpen`).
+    @Test func queriesOnAClosedConnectionFailInsteadOfWaitingForEver() async throws {
+        let connection = try await TestPostgres.freshDatabase()
+        let database = try await PostgreSQLDatabase.open(connection)
+        let killer = try await PostgreSQLDatabase.open(connection)
+        defer {
+            database.close()
+            killer.close()
+        }
+        _ = try await database.write([SQLStatement("CREATE TABLE scratch (n bigint)")])
+        let progress = WorkerProgress()
+        let workers = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<12 {
+                    group.addTask {
+                        while !Task.isCancelled {
+                            do {
+                                _ = try await database.write([
+                                    SQLStatement("SELECT 1 FROM scratch LIMIT 1"),
+                                    SQLStatement("INSERT INTO scratch VALUES (?)", [.integer(worker)]),
+                                ])
+                                progress.finished(worker, succeeded: true)
+                            } catch {
+                                progress.finished(worker, succeeded: false)
+                                try? await Task.sleep(for: .milliseconds(20))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        defer { workers.cancel() }
+        // What a fast shutdown does to each connection, this database's only: the others' tests
+        // share the server.
+        for round in 0..<8 {
+            try await Task.sleep(for: .milliseconds(150 + 37 * round))
+            _ = try? await killer.write([
+                SQLStatement(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            ])
+        }
+        // Every worker goes on: each finishes something after the last kill, none waits long.
+        let deadline = ContinuousClock.now + .seconds(10)
+        let lastKill = ContinuousClock.now
+        while progress.stalled(since: lastKill) > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(progress.stalled(since: lastKill) == 0)
+        #expect(progress.failures > 0, "no query was in flight when its connection closed: the test tested nothing")
+        #expect(progress.successes > 0)
+    }
+}
+
+/// What each worker of ``PostgresStoreTests/queriesOnAClosedConnectionFailInsteadOfWaitingForEver()`` last did.
+private final class WorkerProgress: Sendable {
+    private struct State {
+        var lastFinished: [Int: ContinuousClock.Instant] = [:]
+        var successes = 0
+        var failures = 0
+    }
+    private let state = Mutex(State())
+
+    func finished(_ worker: Int, succeeded: Bool) {
+        state.withLock {
+            $0.lastFinished[worker] = .now
+            if succeeded { $0.successes += 1 } else { $0.failures += 1 }
+        }
+    }
+
+    /// How many of the 12 workers finished nothing after `instant`.
+    func stalled(since instant: ContinuousClock.Instant) -> Int {
+        state.withLock { state in (0..<12).count { (state.lastFinished[$0] ?? instant) <= instant } }
+    }
+
+    var successes: Int { state.withLock { $0.successes } }
+    var failures: Int { state.withLock { $0.failures } }
 }
