@@ -101,7 +101,7 @@ public protocol StoreChangeFeed: Sendable {
     /// Hands `handle` the changes committed to the store from elsewhere (PostgreSQL: by any
     /// server, this one's too), one at a time, until the calling task is cancelled. Run by the
     /// server as a service.
-    func followChanges(_ handle: @escaping @Sendable (StoreChange) async -> Void) async
+    func followChanges(_ handle: @Sendable (StoreChange) async -> Void) async
 }
 
 /// A change committed to a shared store.

@@ -18,7 +18,7 @@ public protocol InstanceBroadcast: Sendable {
 
     /// Hands `handle` every payload broadcast from now on, by any server, until the calling task
     /// is cancelled; ``InstanceBroadcastEvent/reconnected`` first, and again after any gap.
-    func followBroadcasts(_ handle: @escaping @Sendable (InstanceBroadcastEvent) async -> Void) async
+    func followBroadcasts(_ handle: @Sendable (InstanceBroadcastEvent) async -> Void) async
 }
 
 /// What a server following the broadcasts hears.
@@ -49,7 +49,7 @@ public final class LocalBroadcast: InstanceBroadcast {
         }
     }
 
-    public func followBroadcasts(_ handle: @escaping @Sendable (InstanceBroadcastEvent) async -> Void) async {
+    public func followBroadcasts(_ handle: @Sendable (InstanceBroadcastEvent) async -> Void) async {
         let id = nextFollower.add(1, ordering: .relaxed).newValue
         let (stream, continuation) = AsyncStream.makeStream(of: InstanceBroadcastEvent.self)
         followers.withLock { $0[id] = continuation }

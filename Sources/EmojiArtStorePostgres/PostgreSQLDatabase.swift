@@ -106,6 +106,8 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     /// for tools and tests.
     public var client: PostgresClient { pool.client }
     let logger: Logger
+    /// The connections queries wait on, each watched for closing (``PostgresConnection/whileOpen(watchedBy:_:)``).
+    let watch: ConnectionWatch
 
     /// For tools and tests: connects, brings the schema up to date, and runs the pool of
     /// connections until ``close()``. Fails at once, saying why, if the database cannot be
@@ -133,19 +135,23 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     private init(connection: Connection, logger: Logger, runsItsPool: Bool) {
         self.connection = connection
         self.logger = logger
+        let watch = ConnectionWatch()
+        self.watch = watch
         // The pool retries failed connections by itself; each retry is not news.
         var backgroundLogger = logger
         backgroundLogger.logLevel = max(logger.logLevel, .warning)
         pool = PostgresPool(
             PostgresClient(configuration: connection.clientConfiguration, backgroundLogger: backgroundLogger),
             runsItself: runsItsPool,
-            health: DatabaseHealth(logger: logger) { [connection, logger] in
+            health: DatabaseHealth(logger: logger) { [connection, logger, watch] in
                 var quiet = logger
                 quiet.logLevel = .critical
                 let probe = try await PostgresConnection.connect(
                     configuration: try connection.probeConfiguration(), id: 1, logger: quiet)
                 defer { Task { try? await probe.close() } }
-                try await probe.whileOpen { [quiet] in _ = try await $0.query("SELECT 1", logger: quiet) }
+                try await probe.whileOpen(watchedBy: watch) { [quiet] in
+                    _ = try await $0.query("SELECT 1", logger: quiet)
+                }
             })
     }
 
@@ -311,7 +317,9 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
             let rows: [SQLRow]
             do {
                 rows = try await client.withConnection { connection in
-                    try await connection.whileOpen { try await Self.run(statement, on: $0, logger: logger) }
+                    try await connection.whileOpen(watchedBy: watch) {
+                        try await Self.run(statement, on: $0, logger: logger)
+                    }
                 }
             } catch {
                 throw pool.health.noting(Self.translated(error))
@@ -334,8 +342,17 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
         try pool.health.check()
         do {
             let logger = logger
+            if setUp == nil, statements.count == 1, statements[0].errorIfNoRow == nil {
+                // One statement is a transaction of its own: no BEGIN and COMMIT round trips.
+                let statement = statements[0]
+                return try await client.withConnection { connection in
+                    try await connection.whileOpen(watchedBy: watch) {
+                        [try await Self.run(statement, on: $0, logger: logger)]
+                    }
+                }
+            }
             return try await client.withConnection { connection in
-                try await connection.whileOpen { connection in
+                try await connection.whileOpen(watchedBy: watch) { connection in
                     try await connection.withTransaction(logger: logger) { connection in
                         if let setUp { try await connection.query(PostgresQuery(unsafeSQL: setUp), logger: logger) }
                         var results: [[SQLRow]] = []
@@ -372,7 +389,8 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
         return PostgresQuery(unsafeSQL: SQLDialect.postgres.render(statement.sql), binds: binds)
     }
 
-    /// One statement's rows, read to the end. (Callers wait through ``PostgresConnection/whileOpen(_:)``.)
+    /// One statement's rows, read to the end. (Callers wait through
+    /// ``PostgresConnection/whileOpen(watchedBy:_:)``.)
     static func run(_ statement: SQLStatement, on connection: PostgresConnection, logger: Logger) async throws
         -> [SQLRow]
     {
@@ -410,7 +428,7 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     /// included, heard with `LISTEN` on a connection of its own, until the calling task is
     /// cancelled. When that connection is (re)established it says ``StoreChange/resync``:
     /// changes made meanwhile were not heard. A lost connection is retried after 0.1 … 5 s.
-    public func followChanges(_ handle: @escaping @Sendable (StoreChange) async -> Void) async {
+    public func followChanges(_ handle: @Sendable (StoreChange) async -> Void) async {
         await listen(on: Self.channel) { payload in
             if let payload {
                 if let change = StoreChange(payload: payload) { await handle(change) }
@@ -423,20 +441,21 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     /// Hands `handle` each notification's payload on `channel`, heard on a connection of its own,
     /// until the calling task is cancelled; nil when listening starts (again), since whatever
     /// was notified meanwhile was not heard. A lost connection is retried after 0.1 … 5 s.
-    private func listen(on channel: String, _ handle: @escaping @Sendable (String?) async -> Void) async {
+    private func listen(on channel: String, _ handle: @Sendable (String?) async -> Void) async {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
                 let session = try await connection.connect(logger: logger)
                 pool.health.markUp()
-                delay = .milliseconds(100)
                 do {
                     try await withTaskCancellationHandler {
-                        try await session.whileOpen { session in
-                            try await session.listen(on: channel) { notifications in
-                                await handle(nil)
-                                for try await notification in notifications { await handle(notification.payload) }
-                            }
+                        // Not through `whileOpen`: a listener whose LISTEN can't be written
+                        // fails, and the notifications end when the connection closes. The
+                        // handler runs here, one notification at a time.
+                        try await session.listen(on: channel) { notifications in
+                            delay = .milliseconds(100)
+                            await handle(nil)
+                            for try await notification in notifications { await handle(notification.payload) }
                         }
                     } onCancel: {
                         // Ends the wait for the next notification.
@@ -533,7 +552,7 @@ extension PostgreSQLDatabase: InstanceBroadcast {
         let logger = logger
         do {
             try await client.withConnection { connection in
-                try await connection.whileOpen { connection in
+                try await connection.whileOpen(watchedBy: watch) { connection in
                     // Read to the end: an error (a payload over the limit) comes with the rows.
                     for try await _ in try await connection.query(
                         "SELECT pg_notify(\(Self.broadcastChannel), payload) FROM unnest(\(payloads)::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY n",
@@ -546,7 +565,7 @@ extension PostgreSQLDatabase: InstanceBroadcast {
         }
     }
 
-    public func followBroadcasts(_ handle: @escaping @Sendable (InstanceBroadcastEvent) async -> Void) async {
+    public func followBroadcasts(_ handle: @Sendable (InstanceBroadcastEvent) async -> Void) async {
         await listen(on: Self.broadcastChannel) { payload in
             await handle(payload.map(InstanceBroadcastEvent.payload) ?? .reconnected)
         }

@@ -260,7 +260,7 @@ struct SQLiteChanges: StoreChangeFeed {
     /// does, so this looks at `PRAGMA data_version` on the writing connection every
     /// ``SQLiteDatabase/changeCheckInterval``: a number that moves only when some *other* connection commits, so this
     /// server's own writes never count, and nothing else is read unless it moved.
-    func followChanges(_ handle: @escaping @Sendable (StoreChange) async -> Void) async {
+    func followChanges(_ handle: @Sendable (StoreChange) async -> Void) async {
         func dataVersion() async -> Int? {
             try? await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
         }

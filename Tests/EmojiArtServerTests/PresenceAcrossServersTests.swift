@@ -126,7 +126,7 @@ struct PresenceAcrossServersTests {
             }
         }
 
-        func followBroadcasts(_ handle: @escaping @Sendable (InstanceBroadcastEvent) async -> Void) async {}
+        func followBroadcasts(_ handle: @Sendable (InstanceBroadcastEvent) async -> Void) async {}
     }
 
     @Test func afterAGapInListeningEachRoomAsksAgainAndWindowsNotListedLeave() async throws {

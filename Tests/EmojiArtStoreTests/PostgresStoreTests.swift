@@ -1,10 +1,11 @@
 import EmojiArtKit
 import EmojiArtStore
-import EmojiArtStorePostgres
 import EmojiArtTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import EmojiArtStorePostgres
 
 /// What only the PostgreSQL store does: versioned migrations shared by instances, two
 /// instances on one database, clear errors when the database can't be used.
@@ -187,6 +188,16 @@ struct PostgresStoreTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(progress.stalled(since: lastKill) == 0)
+        workers.cancel()
+        await workers.value
+        // Nothing is left waiting on a connection (once the health probe, which a kill starts,
+        // has found the database again), and each connection is watched once.
+        let settled = ContinuousClock.now + .seconds(10)
+        while database.watch.count.waits > 0, ContinuousClock.now < settled {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let watched = database.watch.count
+        #expect(watched.waits == 0 && watched.connections <= 16, "\(watched)")
         #expect(progress.failures > 0, "no query was in flight when its connection closed: the test tested nothing")
         #expect(progress.successes > 0)
     }

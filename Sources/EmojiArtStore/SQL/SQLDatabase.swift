@@ -163,10 +163,13 @@ public struct SQLDialect: Sendable {
     /// transaction that makes it, so they hear of it if and only if it commits; nil where no
     /// other server can share the database.
     public var announce: (@Sendable (StoreChange) -> SQLStatement)?
+    /// Whether a `WITH` may hold `UPDATE`s and `INSERT`s (PostgreSQL; not SQLite): then a log
+    /// append is one statement (``SQLDocumentStore/append(_:)``).
+    public var writesInWith: Bool
 
     public init(
         name: String, uuidType: String, blobType: String, realType: String, integerType: String,
-        numbersPlaceholders: Bool, announce: (@Sendable (StoreChange) -> SQLStatement)?
+        numbersPlaceholders: Bool, announce: (@Sendable (StoreChange) -> SQLStatement)?, writesInWith: Bool = false
     ) {
         self.name = name
         self.uuidType = uuidType
@@ -175,6 +178,7 @@ public struct SQLDialect: Sendable {
         self.integerType = integerType
         self.numbersPlaceholders = numbersPlaceholders
         self.announce = announce
+        self.writesInWith = writesInWith
     }
 
     public static let sqlite = SQLDialect(
@@ -187,7 +191,8 @@ public struct SQLDialect: Sendable {
     public static let postgres = SQLDialect(
         name: "postgres", uuidType: "uuid", blobType: "bytea", realType: "double precision", integerType: "bigint",
         numbersPlaceholders: true,
-        announce: { change in SQLStatement("SELECT pg_notify(?, ?)", [.text(postgresChannel), .text(change.payload)]) })
+        announce: { change in SQLStatement("SELECT pg_notify(?, ?)", [.text(postgresChannel), .text(change.payload)]) },
+        writesInWith: true)
 
     /// `sql` as this database takes it: `?` numbered where it wants `$n` (outside quotes).
     public func render(_ sql: String) -> String {

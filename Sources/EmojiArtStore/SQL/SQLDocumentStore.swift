@@ -108,6 +108,29 @@ public struct SQLDocumentStore: DocumentStore {
     private struct VersionMoved: Error {}
 
     public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
+        guard database.dialect.writesInWith else { return try await appendInStatements(appends) }
+        return try await withThrowingTaskGroup(of: (Int, Result<Void, any Error>).self) { group in
+            for (index, append) in appends.enumerated() {
+                group.addTask {
+                    guard append.entries.count <= Self.mostEntriesInOneStatement else {
+                        return (index, try await appendInStatements([append])[0])
+                    }
+                    return (index, try await appendInOneStatement(append))
+                }
+            }
+            var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
+            for try await (index, result) in group { results[index] = result }
+            return results
+        }
+    }
+
+    /// The most log rows one statement appends (7 binds each, under PostgreSQL's 65,535); a
+    /// longer batch (a window's backlog after a long outage) goes row by row.
+    static let mostEntriesInOneStatement = 2_000
+
+    /// Each append in a transaction of its own (``SQLDatabase/writeEach(_:)``: on SQLite, all
+    /// in one): its version check and move, its log's rows, its announcement.
+    private func appendInStatements(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         let writes = appends.map { append -> [SQLStatement] in
             guard let first = append.entries.first?.version else { return [] }
             let summary = append.summary
@@ -121,22 +144,14 @@ public struct SQLDocumentStore: DocumentStore {
                 UPDATE document SET title = ?, emoji_count = ?, version = ?, updated_at = ?
                 WHERE id = ? AND version = ? RETURNING 1
                 """,
-                [
-                    .text(summary.title), .integer(summary.emojiCount), .integer(summary.version),
-                    .real(summary.updatedAt.timeIntervalSince1970), .uuid(append.id), .integer(first - 1),
-                ], errorIfNoRow: VersionMoved())
+                Self.moveBinds(append, from: first - 1), errorIfNoRow: VersionMoved())
             let inserts = append.entries.map { entry in
                 SQLStatement(
                     """
                     INSERT INTO edit_log (document_id, version, edits, date, step, request_id, author, action_name)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                    [
-                        .uuid(append.id), .integer(entry.version), .blob(Data(Edit.encodeList(entry.edits))),
-                        .real(entry.date.timeIntervalSince1970), .optional(entry.step.storedForm),
-                        .optional(entry.requestID), entry.author.map(SQLValue.uuid) ?? .null,
-                        .optional(entry.actionName),
-                    ])
+                    [.uuid(append.id)] + Self.logBinds(entry))
             }
             // Heard by every server listening when, and only if, the append commits.
             return [exists, update] + inserts
@@ -153,6 +168,69 @@ public struct SQLDocumentStore: DocumentStore {
                     ? StoreError.versionConflict(id: append.id, expected: append.entries[0].version - 1) : error)
         }
         return results
+    }
+
+    /// One append as one statement, where the database takes writes inside `WITH`
+    /// (PostgreSQL): the version check and the move, the log's rows and the announcement in one
+    /// round trip and one implicit transaction, instead of six statements and their round trips
+    /// (docs/PERFORMANCE.md, "One statement per append"). Its one row says what happened: the
+    /// document moved (then everything was written), or it is at another version, or it is gone.
+    /// Fails only if the database does; a refused append is this append's result.
+    private func appendInOneStatement(_ append: LogAppend) async throws -> Result<Void, any Error> {
+        guard let first = append.entries.first?.version else { return .success(()) }
+        let rows =
+            Array(repeating: "(?::bigint, ?::bytea, ?::double precision, ?::text, ?::text, ?::uuid, ?::text)", count: 1)
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: append.entries.count - 1)
+        let announcement = database.dialect.announce?(.appended(append.id, version: append.summary.version))
+        let statement = SQLStatement(
+            """
+            WITH moved AS (
+                UPDATE document SET title = ?, emoji_count = ?, version = ?, updated_at = ?
+                WHERE id = ? AND version = ? RETURNING id
+            ), logged AS (
+                INSERT INTO edit_log (document_id, version, edits, date, step, request_id, author, action_name)
+                SELECT moved.id, entry.* FROM moved, (VALUES \(rows.joined(separator: ", "))) AS entry
+                RETURNING 1
+            ), announced AS (
+                \(announcement.map { "\($0.sql) FROM moved" } ?? "SELECT 1 FROM moved WHERE false")
+            )
+            SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM logged), (SELECT count(*) FROM announced),
+                EXISTS (SELECT 1 FROM document WHERE id = ?)
+            """,
+            Self.moveBinds(append, from: first - 1) + append.entries.flatMap(Self.logBinds)
+                + (announcement?.binds ?? []) + [.uuid(append.id)])
+        let row = try await database.write(statement).first
+        guard let row, let moved = row[0].int, let logged = row[1].int else {
+            throw StoreError.corrupt("an append answered no row")
+        }
+        if moved == 1 {
+            guard logged == append.entries.count else {
+                throw StoreError.corrupt("an append wrote \(logged) of \(append.entries.count) log rows")
+            }
+            return .success(())
+        }
+        return .failure(
+            row[3].int == 1
+                ? StoreError.versionConflict(id: append.id, expected: first - 1) : StoreError.notFound(append.id))
+    }
+
+    /// The binds of the document's move: its new summary, where it is at `version`.
+    private static func moveBinds(_ append: LogAppend, from version: Int) -> [SQLValue] {
+        let summary = append.summary
+        return [
+            .text(summary.title), .integer(summary.emojiCount), .integer(summary.version),
+            .real(summary.updatedAt.timeIntervalSince1970), .uuid(append.id), .integer(version),
+        ]
+    }
+
+    /// A log row's binds after its document's id: version, edits, date, step, request id,
+    /// author, action name.
+    private static func logBinds(_ entry: LogEntry) -> [SQLValue] {
+        [
+            .integer(entry.version), .blob(Data(Edit.encodeList(entry.edits))),
+            .real(entry.date.timeIntervalSince1970), .optional(entry.step.storedForm), .optional(entry.requestID),
+            entry.author.map(SQLValue.uuid) ?? .null, .optional(entry.actionName),
+        ]
     }
 
     public func saveSnapshot(_ snapshot: StoredDocument) async throws {
