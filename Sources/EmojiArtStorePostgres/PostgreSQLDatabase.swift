@@ -22,9 +22,9 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
         /// `?sslmode=disable|prefer|require` (default: prefer).
         public var sslMode: String
         /// `?pool_max_conns=N` (1...1000, default 16): the most connections this server's queries
-        /// use at once. Each server also keeps two of its own to hear changes and the other
+        /// use at once. Each server also keeps one of its own to hear changes and the other
         /// servers' broadcasts (`LISTEN`), so PostgreSQL's `max_connections` must exceed
-        /// instances × (N + 2) (docs/DEPLOY.md, "Sizing").
+        /// instances × (N + 1) (docs/DEPLOY.md, "Sizing").
         public var poolSize: Int
 
         public init(url: String) throws {
@@ -108,6 +108,8 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     let logger: Logger
     /// The connections queries wait on, each watched for closing (``PostgresConnection/whileOpen(watchedBy:_:)``).
     let watch: ConnectionWatch
+    /// The one `LISTEN` connection, for changes and broadcasts.
+    let listener: NotificationListener
 
     /// For tools and tests: connects, brings the schema up to date, and runs the pool of
     /// connections until ``close()``. Fails at once, saying why, if the database cannot be
@@ -153,6 +155,11 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
                     _ = try await $0.query("SELECT 1", logger: quiet)
                 }
             })
+        listener = NotificationListener(
+            channels: [Self.channel, Self.broadcastChannel], health: pool.health, logger: logger
+        ) { [connection, logger] in
+            try await connection.connect(logger: logger)
+        }
     }
 
     /// Brings the schema up to date on a connection of its own (under an advisory lock, so
@@ -425,59 +432,17 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     static let channel = SQLDialect.postgresChannel
 
     /// Hands `handle` every change committed through any server on this database, this one's
-    /// included, heard with `LISTEN` on a connection of its own, until the calling task is
-    /// cancelled. When that connection is (re)established it says ``StoreChange/resync``:
-    /// changes made meanwhile were not heard. A lost connection is retried after 0.1 … 5 s.
+    /// included, heard with `LISTEN` on a connection of its own (shared with the broadcasts),
+    /// until the calling task is cancelled. When that connection is (re)established it says
+    /// ``StoreChange/resync``: changes made meanwhile were not heard. A lost connection is
+    /// retried after 0.1 … 5 s.
     public func followChanges(_ handle: @Sendable (StoreChange) async -> Void) async {
-        await listen(on: Self.channel) { payload in
+        await listener.follow(Self.channel) { payload in
             if let payload {
                 if let change = StoreChange(payload: payload) { await handle(change) }
             } else {
                 await handle(.resync)
             }
-        }
-    }
-
-    /// Hands `handle` each notification's payload on `channel`, heard on a connection of its own,
-    /// until the calling task is cancelled; nil when listening starts (again), since whatever
-    /// was notified meanwhile was not heard. A lost connection is retried after 0.1 … 5 s.
-    private func listen(on channel: String, _ handle: @Sendable (String?) async -> Void) async {
-        var delay = Duration.milliseconds(100)
-        while !Task.isCancelled {
-            do {
-                let session = try await connection.connect(logger: logger)
-                pool.health.markUp()
-                do {
-                    try await withTaskCancellationHandler {
-                        // Not through `whileOpen`: a listener whose LISTEN can't be written
-                        // fails, and the notifications end when the connection closes. The
-                        // handler runs here, one notification at a time.
-                        try await session.listen(on: channel) { notifications in
-                            delay = .milliseconds(100)
-                            await handle(nil)
-                            for try await notification in notifications { await handle(notification.payload) }
-                        }
-                    } onCancel: {
-                        // Ends the wait for the next notification.
-                        let closing: EventLoopFuture<Void> = session.close()
-                        _ = closing
-                    }
-                } catch {
-                    // A connection is closed whichever way listening ends (the server went
-                    // away, the task was cancelled), never left to be dropped open.
-                    try? await session.close()
-                    throw error
-                }
-                try? await session.close()
-            } catch {
-                guard !Task.isCancelled else { break }
-                // Usually the first to notice the database going away: from now on queries fail
-                // fast until it answers again.
-                _ = pool.health.noting(error)
-                logger.warning("Listening on \(channel) failed (\(Self.describe(error))); retrying")
-            }
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(5))
         }
     }
 
@@ -566,7 +531,7 @@ extension PostgreSQLDatabase: InstanceBroadcast {
     }
 
     public func followBroadcasts(_ handle: @Sendable (InstanceBroadcastEvent) async -> Void) async {
-        await listen(on: Self.broadcastChannel) { payload in
+        await listener.follow(Self.broadcastChannel) { payload in
             await handle(payload.map(InstanceBroadcastEvent.payload) ?? .reconnected)
         }
     }

@@ -137,6 +137,47 @@ struct PostgresStoreTests {
         try await first.broadcast([])
     }
 
+    /// One `LISTEN` connection per server hears both its changes and its broadcasts:
+    /// PostgreSQL wakes every listening connection of a database for every notification.
+    @Test func oneListeningConnectionHearsChangesAndBroadcasts() async throws {
+        let database = try await TestPostgres.freshDatabase()
+        let (server, other) = (try await PostgreSQLDatabase.open(database), try await PostgreSQLDatabase.open(database))
+        defer {
+            server.close()
+            other.close()
+        }
+        actor Heard {
+            var events: [String] = []
+            func add(_ event: String) { events.append(event) }
+        }
+        let heard = Heard()
+        let changes = Task { await server.followChanges { await heard.add("change \($0)") } }
+        let broadcasts = Task { await server.followBroadcasts { await heard.add("broadcast \($0)") } }
+        defer {
+            changes.cancel()
+            broadcasts.cancel()
+        }
+        func waitFor(_ count: Int) async throws {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while await heard.events.count < count, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        try await waitFor(2)
+        #expect(Set(await heard.events) == ["change resync", "broadcast reconnected"])
+        try await other.write([
+            SQLStatement(
+                "SELECT pg_notify(?, ?)", [.text(SQLDialect.postgresChannel), .text(StoreChange.palettes.payload)])
+        ])
+        try await other.broadcast(["hello"])
+        try await waitFor(4)
+        #expect(Array(await heard.events.dropFirst(2)) == ["change palettes", "broadcast payload(\"hello\")"])
+        let listening = try await other.read(
+            SQLStatement(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'"))
+        #expect(listening.first?[0].int == 1)
+    }
+
     /// Connections closed under queries in flight (as a restart of PostgreSQL closes them) fail
     /// those queries; none waits for ever. postgres-nio alone left some waiting: a document's
     /// writer waiting there held every later edit of it (`PostgresConnection.whileOpen`).

@@ -109,19 +109,17 @@ public struct SQLDocumentStore: DocumentStore {
 
     public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         guard database.dialect.writesInWith else { return try await appendInStatements(appends) }
-        return try await withThrowingTaskGroup(of: (Int, Result<Void, any Error>).self) { group in
-            for (index, append) in appends.enumerated() {
-                group.addTask {
-                    guard append.entries.count <= Self.mostEntriesInOneStatement else {
-                        return (index, try await appendInStatements([append])[0])
-                    }
-                    return (index, try await appendInOneStatement(append))
-                }
+        // In order, one after another: appends of one document build on each other. (The commit
+        // queue hands PostgreSQL one append at a time anyway, each on its own task.)
+        var results: [Result<Void, any Error>] = []
+        for append in appends {
+            if append.entries.count <= Self.mostEntriesInOneStatement {
+                results.append(try await appendInOneStatement(append))
+            } else {
+                results.append(contentsOf: try await appendInStatements([append]))
             }
-            var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
-            for try await (index, result) in group { results[index] = result }
-            return results
         }
+        return results
     }
 
     /// The most log rows one statement appends (7 binds each, under PostgreSQL's 65,535); a
