@@ -48,10 +48,19 @@ enum FleetBenchmarks {
             duration: .seconds(1), maxSenders: 3, maxRates: [60], maxDuration: .seconds(1), poolSize: 4,
             failoverDuration: .seconds(4), killAfter: .seconds(1), faultTimeout: .seconds(20))
 
+        /// Only the many documents' runs (`EMOJIART_BENCH_FLEET_ONLY=documents`), to measure
+        /// the commit path alone.
+        var onlyDocuments = false
+
         /// `EMOJIART_BENCH_FLEET=WINDOWS,DOCUMENTS` picks other crowds: one hot document's windows
-        /// and the number of 10-window documents.
+        /// and the number of 10-window documents; `EMOJIART_BENCH_FLEET_ONLY=documents` runs the
+        /// many documents alone.
         static func fromEnvironment(smoke: Bool) -> Sizes {
             var sizes = smoke ? Sizes.smoke : Sizes()
+            if ProcessInfo.processInfo.environment["EMOJIART_BENCH_FLEET_ONLY"] == "documents" {
+                sizes.onlyDocuments = true
+                sizes.hotCrowds = []
+            }
             let given = ProcessInfo.processInfo.environment["EMOJIART_BENCH_FLEET"]?.split(separator: ",")
                 .compactMap { Int($0) }
             if let given, given.count == 2 {
@@ -73,7 +82,7 @@ enum FleetBenchmarks {
         let keep = ProcessInfo.processInfo.environment["EMOJIART_BENCH_KEEP"] == "1"
         if keep { print("logs in \(folder.path)") }
         defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
-        for routing in [Fleet.Routing.spread, .sticky] {
+        for routing in sizes.onlyDocuments ? [.sticky] : [Fleet.Routing.spread, .sticky] {
             let database = try await TestPostgres.freshDatabase()
             let url = try databaseURL(database)
             let fleet = try await Fleet(
@@ -107,6 +116,7 @@ enum FleetBenchmarks {
                     if outcome.acknowledgement.p99 > 1 { break }
                 }
             }
+            if sizes.onlyDocuments { continue }
             // The documents closed meanwhile are folded and unloaded (the maintenance, every
             // second): let that settle, so the next figures are the next load's alone.
             try await Task.sleep(for: smoke ? .milliseconds(200) : .seconds(5))

@@ -101,7 +101,14 @@ public actor DocumentLibrary {
     public func storeChanged(_ change: StoreChange) async {
         switch change {
         case .appended(let id, let version):
-            await open[id]?.catchUp(to: version)
+            guard let document = open[id] else { return }
+            // A copy no window follows falls behind rather than reading the log for every change
+            // another server makes: it closes, and its next use opens it afresh.
+            if await document.closeIfUnwatched(behind: version) {
+                forget(id, document)
+            } else {
+                await document.catchUp(to: version)
+            }
         case .deleted(let id):
             guard let document = open.removeValue(forKey: id) else { return }
             deleted[id] = now()

@@ -412,6 +412,16 @@ public actor LiveDocument {
         return true
     }
 
+    /// Stops serving this copy, as ``closeIfSettled()`` does, when another server appended
+    /// `notifiedVersion` and this copy is behind it: a copy no window follows and nothing writes
+    /// through has no one to catch up for. (A document's copy on a server that only created it,
+    /// or answered a request about it, would otherwise read the log once for every change the
+    /// server its windows are on makes: docs/PERFORMANCE.md.)
+    func closeIfUnwatched(behind notifiedVersion: Int) -> Bool {
+        guard notifiedVersion > replica.knownVersion else { return false }
+        return closeIfSettled()
+    }
+
     /// Stops serving this copy at once (the document was deleted, or it fell out of step).
     func close(reason: LiveDocumentError) {
         guard closedReason == nil else { return }

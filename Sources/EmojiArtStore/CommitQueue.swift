@@ -1,19 +1,22 @@
 import Metrics
 
 /// The one commit queue: every open document's log appends go through it, and appends that
-/// arrive while a write is in progress — from any documents — share the next one, one
-/// transaction for all (``DocumentStore/append(_:)``: with SQLite's `synchronous = FULL`, one
-/// fsync for many documents' changes). Each document has at most one batch in flight (its
-/// replica stages what comes meanwhile), so the queue never holds two appends of one document.
+/// arrive while the store is busy — from any documents — share the next write, one transaction
+/// for all (``DocumentStore/append(_:)``): with SQLite's `synchronous = FULL`, one fsync for many
+/// documents' changes; with PostgreSQL, one commit (its cost, not the statements', is what a
+/// busy database spends most on: docs/PERFORMANCE.md). Each document has at most one batch in
+/// flight (its replica stages what comes meanwhile), so the queue never holds two appends of
+/// one document, and two writes in flight never share a document.
 ///
-/// The queue writes on a task of its own while there is work, so a caller that is cancelled
+/// The store says how many writes it takes at once (``DocumentStore/concurrentAppends``): SQLite
+/// one, PostgreSQL a few, so that one write waiting for a row lock doesn't hold up every other
+/// document. While fewer are in flight, an append is written at once, alone; when all are busy,
+/// appends gather for the next free writer. Gathering grows with the load: the busier the
+/// database, the more each commit carries.
+///
+/// The queue writes on tasks of its own while there is work, so a caller that is cancelled
 /// never fails the appends it shares a transaction with: its own append still completes, and
 /// the caller hears how.
-///
-/// A store that gains nothing from gathering (``DocumentStore/gathersAppends`` is false:
-/// PostgreSQL, which commits each append on a pooled connection of its own) has each append
-/// written at once, on a task of the queue's, so one document's append waiting for a row lock
-/// never holds up another's.
 public actor CommitQueue {
     private struct Waiting {
         var append: LogAppend
@@ -21,38 +24,32 @@ public actor CommitQueue {
     }
 
     private let store: any DocumentStore
+    private let writers: Int
     private var queue: [Waiting] = []
-    private var isWriting = false
+    /// How many writes are in flight (at most `writers`).
+    private var writing = 0
     /// How many writes, and how many appends they carried (for tests and metrics).
     public private(set) var writes = 0
     public private(set) var appends = 0
 
     public init(store: any DocumentStore) {
         self.store = store
+        self.writers = max(1, store.concurrentAppends)
     }
 
     /// Appends `append` with whatever else is waiting; throws this append's own failure.
     public func commit(_ append: LogAppend) async throws {
         guard !append.entries.isEmpty else { return }
-        guard store.gathersAppends else {
-            let store = self.store
-            writes += 1
-            appends += 1
-            let started = ContinuousClock.now
-            let results = try await Task { try await store.append([append]) }.value
-            Self.record(batch: 1, since: started)
-            guard let result = results.first else { throw StoreError.corrupt("the store answered no append") }
-            return try result.get()
-        }
         try await withCheckedThrowingContinuation { continuation in
             queue.append(Waiting(append: append, continuation: continuation))
-            if !isWriting {
-                isWriting = true
+            if writing < writers {
+                writing += 1
                 Task { await self.drain() }
             }
         }
     }
 
+    /// One writer: writes what is waiting, together, until nothing is.
     private func drain() async {
         while !queue.isEmpty {
             let batch = queue
@@ -71,7 +68,7 @@ public actor CommitQueue {
                 for waiting in batch { waiting.continuation.resume(throwing: error) }
             }
         }
-        isWriting = false
+        writing -= 1
     }
 
     /// How many appends each write carried, and how long it took (`/metrics`).

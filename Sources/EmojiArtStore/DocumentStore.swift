@@ -48,10 +48,9 @@ public protocol DocumentStore: Sendable {
     /// with ``StoreError/notFound`` if the document is gone.
     func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>]
 
-    /// Whether appends of different documents gain from being written together (one
-    /// transaction, one fsync: SQLite), so ``CommitQueue`` gathers them; false where each is
-    /// committed on a connection of its own anyway (PostgreSQL). True unless a store says not.
-    var gathersAppends: Bool { get }
+    /// How many of ``CommitQueue``'s gathered writes the store takes at once: 1 (SQLite, one
+    /// writer) unless a store says more (PostgreSQL, several pooled connections).
+    var concurrentAppends: Int { get }
 
     /// The log entries after `version`, in order: what another server appended since. Nil if
     /// they are no longer all in the log (a newer snapshot folded some in) or the document is
@@ -359,7 +358,7 @@ public struct LogAppend: Sendable {
 }
 
 extension DocumentStore {
-    public var gathersAppends: Bool { true }
+    public var concurrentAppends: Int { 1 }
 
     /// Appends one document's entries alone (tests and tools; the server goes through
     /// ``CommitQueue``).

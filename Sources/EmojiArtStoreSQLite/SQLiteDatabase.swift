@@ -208,8 +208,6 @@ public struct SQLiteDatabase: SQLDatabase {
         }
     }
 
-    public var gathersWrites: Bool { true }
-
     public var changes: (any StoreChangeFeed)? { shared ? SQLiteChanges(writer: writer) : nil }
 
     /// Runs statements in order inside GRDB's transaction: the rows of each. One marked

@@ -45,8 +45,16 @@ final class InstrumentedStore: ForwardsHistory, PaletteStore, ImageStore {
     let appendDelay = Atomic<Int>(2)
     let loadDelay = Atomic<Int>(0)
     let saveDelay = Atomic<Int>(0)
+    /// How many writes it takes at once (``DocumentStore/concurrentAppends``), and the most that
+    /// were ever in flight together.
+    let writers: Int
+    let inFlight = Atomic<Int>(0)
+    let mostInFlight = Atomic<Int>(0)
+
+    init(writers: Int = 1) { self.writers = writers }
 
     var kind: String { "instrumented" }
+    var concurrentAppends: Int { writers }
     func listDocuments() async throws -> [DocumentSummary] { try await base.documents.listDocuments() }
     func listDocuments(_ listing: DocumentListing) async throws -> DocumentListPage {
         try await base.documents.listDocuments(listing)
@@ -61,6 +69,9 @@ final class InstrumentedStore: ForwardsHistory, PaletteStore, ImageStore {
     }
     /// One transaction, however many documents' appends it carries.
     func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
+        let now = inFlight.add(1, ordering: .relaxed).newValue
+        defer { inFlight.subtract(1, ordering: .relaxed) }
+        _ = mostInFlight.max(now, ordering: .relaxed)
         // Give other edits time to queue up behind this commit, as a real disk would.
         try await Task.sleep(for: .milliseconds(appendDelay.load(ordering: .relaxed)))
         if failAppends.load(ordering: .relaxed) { throw StoreError.corrupt("disk full (simulated)") }
@@ -188,6 +199,32 @@ struct LiveDocumentTests {
         #expect(transactions == writes)
         #expect(appends > writes)
         #expect(transactions <= 12, "24 edits on 8 documents took \(transactions) transactions")
+    }
+
+    @Test func aStoreThatWritesSideBySideGetsThatManyWritesAndGathersTheRest() async throws {
+        let store = InstrumentedStore(writers: 3)
+        store.appendDelay.store(30, ordering: .relaxed)
+        let library = makeLibrary(store: store)
+        var documents: [LiveDocument] = []
+        for index in 0..<12 {
+            let created = try await library.create(try EmojiArtDocument(title: "Doc \(index)"))
+            documents.append(try #require(try await library.document(created.id)))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for document in documents {
+                group.addTask { for x in 0..<2 { _ = try await document.perform([emoji(x)], baseVersion: 0) } }
+            }
+            try await group.waitForAll()
+        }
+        for document in documents {
+            #expect(try await store.loadCurrent(id: document.id)?.document.emojis.count == 2)
+        }
+        // Writes went side by side, never more than three; the 24 edits, arriving together,
+        // shared the writes that were free.
+        #expect((2...3).contains(store.mostInFlight.load(ordering: .relaxed)))
+        let (writes, appends) = await (library.commits.writes, library.commits.appends)
+        #expect(appends > writes)
+        #expect(writes <= 12, "24 edits on 12 documents took \(writes) writes")
     }
 
     @Test func aCancelledEditStillCommitsAndFailsNoOneElse() async throws {

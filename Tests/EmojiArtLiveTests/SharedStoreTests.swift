@@ -96,6 +96,44 @@ struct SharedStoreTests {
         #expect(try await b.library.withDocument(created.id) { try await $0.state() } == nil)
     }
 
+    /// A copy no window follows doesn't read the log for every change another server makes: it
+    /// closes when it hears one, and opens afresh, up to date, when next used. A followed copy
+    /// catches up and stays.
+    @Test func aCopyNoWindowFollowsClosesWhenAnotherServerChangesItsDocument() async throws {
+        let (a, b) = try await servers()
+        defer {
+            a.close()
+            b.close()
+        }
+        let unwatched = try await b.library.create(try EmojiArtDocument(title: "Made here, edited there"))
+        let watched = try await b.library.create(try EmojiArtDocument(title: "Followed here"))
+        let onB = try #require(try await b.library.document(watched.id))
+        let subscription = try await onB.subscribe()
+        var events = subscription.events.makeAsyncIterator()
+        #expect(await b.library.openCount == 2)
+
+        _ = try await a.perform(watched.id, [add("🦊")], base: 0)
+        #expect(try await nextChange(&events).version == 1)
+        _ = try await a.perform(unwatched.id, [add("🐼")], base: 0)
+        var waited = 0
+        while await b.library.openCount > 1, waited < 500 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(await b.library.openCount == 1, "the unwatched copy stayed open")
+        // Both answer with what A wrote: the followed copy caught up, the other opens afresh.
+        #expect(try await b.state(watched.id).document.emojis.map(\.text) == ["🦊"])
+        #expect(try await b.state(unwatched.id).document.emojis.map(\.text) == ["🐼"])
+        #expect(try await b.perform(unwatched.id, [add("🐨")], base: 1).version == 2)
+        // A's copy, no window's either, closes in turn when it hears that (soon, not at once).
+        waited = 0
+        while try await a.state(unwatched.id).version < 2, waited < 500 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(try await a.state(unwatched.id).document.emojis.map(\.text) == ["🐼", "🐨"])
+    }
+
     /// History is the database's: a restore through one server reaches the other's windows as
     /// one change, and either server's undo reverses it.
     @Test func aRestoreThroughOneServerIsOneChangeOnTheOther() async throws {

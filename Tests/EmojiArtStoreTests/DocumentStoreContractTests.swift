@@ -189,6 +189,37 @@ struct DocumentStoreContractTests {
         #expect(try await store.loadCurrent(id: second.id)?.version == 1)
     }
 
+    /// An append the database itself refuses (two log rows of one version break the log's key)
+    /// fails alone, and changes nothing of its document, however it was written with the others.
+    @Test(arguments: StoreKind.available)
+    func anAppendTheDatabaseRefusesFailsAlone(kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
+        let documents = try (0..<4).map { _ in try record() }
+        for document in documents { try await store.createDocument(document, owner: LocalUser.id) }
+        let broken = documents[2]
+        let results = try await store.append(
+            documents.map { document in
+                let versions = document.id == broken.id ? [1, 1] : [1]
+                return LogAppend(
+                    id: document.id,
+                    entries: versions.map { LogEntry(version: $0, edits: [.retitle("Moved")], date: Date()) },
+                    summary: summary(document, version: 1, emojiCount: 0, at: 1))
+            })
+        #expect(results.count == 4)
+        for (document, result) in zip(documents, results) {
+            let stored = try await store.loadCurrent(id: document.id)
+            if document.id == broken.id {
+                #expect(throws: (any Error).self) { try result.get() }
+                #expect(stored?.version == 0)
+                #expect(stored?.document.title == document.document.title)
+            } else {
+                #expect(throws: Never.self) { try result.get() }
+                #expect(stored?.version == 1)
+                #expect(stored?.document.title == "Moved")
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func snapshotsFoldTheLog(kind: StoreKind) async throws {
         let store = try await kind.makeStore()

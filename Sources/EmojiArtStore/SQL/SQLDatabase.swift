@@ -98,10 +98,11 @@ public protocol SQLDatabase: Sendable {
     /// database is gone) throws instead.
     func writeEach(_ writes: [[SQLStatement]]) async throws -> [Result<[[SQLRow]], any Error>]
 
-    /// Whether ``writeEach(_:)`` gains from being handed many writes at once (SQLite: one
-    /// transaction, one fsync for all); false where each commits on a connection of its own
-    /// anyway (PostgreSQL).
-    var gathersWrites: Bool { get }
+    /// How many gathered writes the database takes at once (``CommitQueue``): 1 where one
+    /// writer does everything and a write of many costs one commit (SQLite: one transaction, one
+    /// fsync for all); more where writes run on pooled connections side by side (PostgreSQL),
+    /// each still carrying whatever gathered while the others were busy.
+    var concurrentWrites: Int { get }
 
     /// The changes other processes commit to this database, where any can (other servers on
     /// PostgreSQL, the command line on an SQLite file); nil for a database no one else opens.
@@ -130,7 +131,7 @@ extension SQLDatabase {
         return results
     }
 
-    public var gathersWrites: Bool { false }
+    public var concurrentWrites: Int { 1 }
 
     public var changes: (any StoreChangeFeed)? { nil }
 

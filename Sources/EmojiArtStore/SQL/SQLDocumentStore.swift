@@ -20,7 +20,7 @@ public struct SQLDocumentStore: DocumentStore {
         self.kind = kind ?? database.dialect.name
     }
 
-    public var gathersAppends: Bool { database.gathersWrites }
+    public var concurrentAppends: Int { database.concurrentWrites }
 
     public func ping() async throws {
         _ = try await database.read(SQLStatement("SELECT 1"))
@@ -109,14 +109,64 @@ public struct SQLDocumentStore: DocumentStore {
 
     public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         guard database.dialect.writesInWith else { return try await appendInStatements(appends) }
-        // In order, one after another: appends of one document build on each other. (The commit
-        // queue hands PostgreSQL one append at a time anyway, each on its own task.)
+        var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
+        var together: [Int] = []
+        for (index, append) in appends.enumerated() where !append.entries.isEmpty {
+            if append.entries.count <= Self.mostEntriesInOneStatement {
+                together.append(index)
+            } else {
+                results[index] = try await appendInStatements([append])[0]
+            }
+        }
+        for (index, result) in zip(together, try await appendTogether(together.map { appends[$0] })) {
+            results[index] = result
+        }
+        return results
+    }
+
+    /// Appends, each one statement (``appendStatement(_:)``), in one transaction: one commit for
+    /// all, where a commit is what costs PostgreSQL most. The statements go in the order of their
+    /// documents' ids, so two servers' transactions take the documents' row locks in the same
+    /// order and can never deadlock. A refused append (a conflict, a document gone) is a row, not
+    /// an error, so it doesn't stop the others; should a statement fail (a constraint), the
+    /// transaction is rolled back and each append is written alone, so it fails alone.
+    private func appendTogether(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
+        guard appends.count > 1 else { return try await appendTogether(one: appends) }
+        // By id, and one document's appends in the order given (they build on each other).
+        let order = appends.indices.sorted {
+            (appends[$0].id.uuidString, $0) < (appends[$1].id.uuidString, $1)
+        }
+        let written = order.map { appendStatement(appends[$0]) }
+        let rows: [[SQLRow]]
+        do {
+            rows = try await database.write(written.map(\.statement))
+        } catch let error as StoreError {
+            if case .unavailable = error { throw error }
+            return try await appendTogether(one: appends)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return try await appendTogether(one: appends)
+        }
+        var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
+        for (position, index) in order.enumerated() {
+            results[index] = written[position].result(rows[position].first)
+        }
+        return results
+    }
+
+    /// Each append in a transaction of its own (one alone, or after a shared one failed).
+    private func appendTogether(one appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         var results: [Result<Void, any Error>] = []
         for append in appends {
-            if append.entries.count <= Self.mostEntriesInOneStatement {
-                results.append(try await appendInOneStatement(append))
-            } else {
-                results.append(contentsOf: try await appendInStatements([append]))
+            let (statement, result) = appendStatement(append)
+            do {
+                results.append(result(try await database.write(statement).first))
+            } catch let error as StoreError {
+                if case .unavailable = error { throw error }
+                results.append(.failure(error))
+            } catch {
+                results.append(.failure(error))
             }
         }
         return results
@@ -170,12 +220,14 @@ public struct SQLDocumentStore: DocumentStore {
 
     /// One append as one statement, where the database takes writes inside `WITH`
     /// (PostgreSQL): the version check and the move, the log's rows and the announcement in one
-    /// round trip and one implicit transaction, instead of six statements and their round trips
-    /// (docs/PERFORMANCE.md, "One statement per append"). Its one row says what happened: the
-    /// document moved (then everything was written), or it is at another version, or it is gone.
-    /// Fails only if the database does; a refused append is this append's result.
-    private func appendInOneStatement(_ append: LogAppend) async throws -> Result<Void, any Error> {
-        guard let first = append.entries.first?.version else { return .success(()) }
+    /// round trip, instead of six statements and their round trips (docs/PERFORMANCE.md, "One
+    /// statement per append"). Its one row says what happened — the document moved (then
+    /// everything was written), or it is at another version, or it is gone — which `result`
+    /// reads. The statement fails only if the database does; a refused append is its result.
+    private func appendStatement(_ append: LogAppend) -> (
+        statement: SQLStatement, result: @Sendable (SQLRow?) -> Result<Void, any Error>
+    ) {
+        let first = append.entries[0].version
         let rows =
             Array(repeating: "(?::bigint, ?::bytea, ?::double precision, ?::text, ?::text, ?::uuid, ?::text)", count: 1)
             + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: append.entries.count - 1)
@@ -197,19 +249,24 @@ public struct SQLDocumentStore: DocumentStore {
             """,
             Self.moveBinds(append, from: first - 1) + append.entries.flatMap(Self.logBinds)
                 + (announcement?.binds ?? []) + [.uuid(append.id)])
-        let row = try await database.write(statement).first
-        guard let row, let moved = row[0].int, let logged = row[1].int else {
-            throw StoreError.corrupt("an append answered no row")
-        }
-        if moved == 1 {
-            guard logged == append.entries.count else {
-                throw StoreError.corrupt("an append wrote \(logged) of \(append.entries.count) log rows")
+        let (id, count) = (append.id, append.entries.count)
+        return (
+            statement,
+            { row in
+                guard let row, let moved = row[0].int, let logged = row[1].int else {
+                    return .failure(StoreError.corrupt("an append answered no row"))
+                }
+                if moved == 1 {
+                    guard logged == count else {
+                        return .failure(StoreError.corrupt("an append wrote \(logged) of \(count) log rows"))
+                    }
+                    return .success(())
+                }
+                return .failure(
+                    row[3].int == 1
+                        ? StoreError.versionConflict(id: id, expected: first - 1) : StoreError.notFound(id))
             }
-            return .success(())
-        }
-        return .failure(
-            row[3].int == 1
-                ? StoreError.versionConflict(id: append.id, expected: first - 1) : StoreError.notFound(append.id))
+        )
     }
 
     /// The binds of the document's move: its new summary, where it is at `version`.
