@@ -108,24 +108,15 @@ struct PostgresStoreTests {
             first.close()
             second.close()
         }
-        actor Heard {
-            var events: [InstanceBroadcastEvent] = []
-            func add(_ event: InstanceBroadcastEvent) { events.append(event) }
-        }
-        let heard = Heard()
+        let heard = Heard<InstanceBroadcastEvent>()
         let listening = Task { await second.followBroadcasts { await heard.add($0) } }
         defer { listening.cancel() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while await heard.events.isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await heard.waitFor(1)
         #expect(await heard.events == [.reconnected])
         let big = String(repeating: "x", count: first.maximumPayload)
         let payloads = ["one", "two \n 🦊", "three", big]
         try await first.broadcast(payloads)
-        while await heard.events.count < 5, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await heard.waitFor(5)
         let events = await heard.events
         #expect(
             events == [.reconnected] + payloads.map(InstanceBroadcastEvent.payload),
@@ -146,31 +137,21 @@ struct PostgresStoreTests {
             server.close()
             other.close()
         }
-        actor Heard {
-            var events: [String] = []
-            func add(_ event: String) { events.append(event) }
-        }
-        let heard = Heard()
+        let heard = Heard<String>()
         let changes = Task { await server.followChanges { await heard.add("change \($0)") } }
         let broadcasts = Task { await server.followBroadcasts { await heard.add("broadcast \($0)") } }
         defer {
             changes.cancel()
             broadcasts.cancel()
         }
-        func waitFor(_ count: Int) async throws {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while await heard.events.count < count, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
-        try await waitFor(2)
+        try await heard.waitFor(2)
         #expect(Set(await heard.events) == ["change resync", "broadcast reconnected"])
         try await other.write([
             SQLStatement(
                 "SELECT pg_notify(?, ?)", [.text(SQLDialect.postgresChannel), .text(StoreChange.palettes.payload)])
         ])
         try await other.broadcast(["hello"])
-        try await waitFor(4)
+        try await heard.waitFor(4)
         #expect(Array(await heard.events.dropFirst(2)) == ["change palettes", "broadcast payload(\"hello\")"])
         let listening = try await other.read(
             SQLStatement(
@@ -267,4 +248,20 @@ private final class WorkerProgress: Sendable {
 
     var successes: Int { state.withLock { $0.successes } }
     var failures: Int { state.withLock { $0.failures } }
+}
+
+/// What a listener heard, in order, for a test to wait on.
+private actor Heard<Event: Sendable> {
+    private(set) var events: [Event] = []
+
+    func add(_ event: Event) { events.append(event) }
+
+    /// Returns once `count` events were heard, or after 10 seconds (the test's expectations then
+    /// say what is missing).
+    func waitFor(_ count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while events.count < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
 }
