@@ -43,6 +43,9 @@ public actor DocumentLibrary {
     private var open: [UUID: LiveDocument] = [:]
     private var lastUsed: [UUID: Date] = [:]
     private var loading: [UUID: Task<LiveDocument?, any Error>] = [:]
+    /// The newest version another server announced for a document while it was loading: the
+    /// load may have read the store before that change, so the copy catches up once open.
+    private var announcedWhileLoading: [UUID: Int] = [:]
     /// The newest checkpoint of each open document, as far as this server knows.
     private var checkpointed: [UUID: Int] = [:]
     /// Documents being or recently deleted, with when: a load that read one before its delete
@@ -101,7 +104,10 @@ public actor DocumentLibrary {
     public func storeChanged(_ change: StoreChange) async {
         switch change {
         case .appended(let id, let version):
-            guard let document = open[id] else { return }
+            guard let document = open[id] else {
+                if loading[id] != nil { announcedWhileLoading[id] = max(announcedWhileLoading[id] ?? 0, version) }
+                return
+            }
             // A copy no window follows falls behind rather than reading the log for every change
             // another server makes: it closes, and its next use opens it afresh.
             if await document.closeIfUnwatched(behind: version) {
@@ -115,6 +121,7 @@ public actor DocumentLibrary {
             lastUsed[id] = nil
             await document.close(reason: .deleted)
         case .resync:
+            for id in loading.keys { announcedWhileLoading[id] = .max }  // whatever it missed
             for document in open.values { await document.catchUp() }
         case .palettes, .linkRevoked, .membersChanged, .comments:
             break
@@ -149,11 +156,17 @@ public actor DocumentLibrary {
             return document
         }
         loading[id] = task
-        defer { loading[id] = nil }
+        defer {
+            loading[id] = nil
+            announcedWhileLoading[id] = nil
+        }
         let document = try await task.value
         guard let document, deleted[id] == nil else { return nil }
         open[id] = document
         lastUsed[id] = now()
+        if let announced = announcedWhileLoading.removeValue(forKey: id) {
+            await document.catchUp(to: announced)
+        }
         return document
     }
 

@@ -29,6 +29,10 @@ public actor LiveDocument {
     /// Set when a commit failed, the copy fell out of step with the log, or the document was
     /// unloaded or deleted: every later call fails and the library opens a fresh copy.
     private var closedReason: LiveDocumentError?
+    /// Whether a window ever followed this copy: such a copy remembers what only it knows (the
+    /// requests it refused, for a window that resends one), so it is never closed for falling
+    /// behind another server (``closeIfUnwatched(behind:)``), only when idle.
+    private var followed = false
 
     /// Who writes, and who waits for what.
     private var writer = DocumentWriter()
@@ -413,12 +417,12 @@ public actor LiveDocument {
     }
 
     /// Stops serving this copy, as ``closeIfSettled()`` does, when another server appended
-    /// `notifiedVersion` and this copy is behind it: a copy no window follows and nothing writes
-    /// through has no one to catch up for. (A document's copy on a server that only created it,
-    /// or answered a request about it, would otherwise read the log once for every change the
-    /// server its windows are on makes: docs/PERFORMANCE.md.)
+    /// `notifiedVersion` and this copy is behind it, if no window ever followed it: it has no
+    /// one to catch up for. (A document's copy on a server that only created it, or answered a
+    /// request about it, would otherwise read the log once for every change the server its
+    /// windows are on makes: docs/PERFORMANCE.md.)
     func closeIfUnwatched(behind notifiedVersion: Int) -> Bool {
-        guard notifiedVersion > replica.knownVersion else { return false }
+        guard notifiedVersion > replica.knownVersion, !followed else { return false }
         return closeIfSettled()
     }
 
@@ -470,6 +474,7 @@ public actor LiveDocument {
         try checkOpen()
         let state = try state()
         let missed = version.flatMap { replica.changes(after: $0) }
+        followed = true
         let id = windows.subscribe(receive: receive, ended: ended)
         let windows = windows
         return LiveFollowing(state: state, missed: missed, end: { windows.unsubscribe(id) })

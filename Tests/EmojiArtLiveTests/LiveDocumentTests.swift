@@ -395,6 +395,31 @@ struct LiveDocumentTests {
         await #expect(throws: LiveDocumentError.deleted) { try await edit.value }
     }
 
+    // Another server's change announced while this one is loading the document (after the
+    // load read the store): the copy catches up once it is open, rather than staying behind it
+    // until the next change.
+    @Test func aChangeAnnouncedWhileLoadingIsCaughtUpOnceOpen() async throws {
+        let store = InstrumentedStore()
+        let library = makeLibrary(store: store)
+        // Made by another server: not open here.
+        let created = StoredDocument(
+            id: UUID(), document: try EmojiArtDocument(title: "Elsewhere"), version: 0, createdAt: Date(),
+            updatedAt: Date())
+        try await store.base.documents.createDocument(created, owner: LocalUser.id)
+        store.loadDelay.store(300, ordering: .relaxed)
+        let opening = Task { try await library.document(created.id) }
+        try await Task.sleep(for: .milliseconds(100))  // the load has read the store
+        let summary = DocumentSummary(
+            id: created.id, title: "Elsewhere", emojiCount: 1, version: 1, createdAt: Date(), updatedAt: Date())
+        try await store.base.documents.append(
+            [LogEntry(version: 1, edits: [emoji(7)], date: Date())], to: created.id, summary: summary)
+        await library.storeChanged(.appended(created.id, version: 1))  // announced by another server
+        let document = try #require(try await opening.value)
+        let state = try await document.state()
+        #expect(state.version == 1)
+        #expect(state.document.emojis.count == 1)
+    }
+
     // A copy closed while its writer's append is in flight: the append still lands (it was
     // sent), and every caller still waiting hears that the document was deleted — none hangs.
     @Test func callersWaitingWhenTheCopyClosesMidWriteHearWhy() async throws {

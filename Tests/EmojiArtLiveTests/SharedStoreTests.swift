@@ -96,9 +96,9 @@ struct SharedStoreTests {
         #expect(try await b.library.withDocument(created.id) { try await $0.state() } == nil)
     }
 
-    /// A copy no window follows doesn't read the log for every change another server makes: it
-    /// closes when it hears one, and opens afresh, up to date, when next used. A followed copy
-    /// catches up and stays.
+    /// A copy no window ever followed doesn't read the log for every change another server
+    /// makes: it closes when it hears one, and opens afresh, up to date, when next used. A
+    /// followed copy catches up and stays, after its windows have gone too.
     @Test func aCopyNoWindowFollowsClosesWhenAnotherServerChangesItsDocument() async throws {
         let (a, b) = try await servers()
         defer {
@@ -132,6 +132,19 @@ struct SharedStoreTests {
             waited += 1
         }
         #expect(try await a.state(unwatched.id).document.emojis.map(\.text) == ["🐼", "🐨"])
+
+        // A copy a window followed stays open when that window is gone (it remembers what it
+        // refused, for a window that resends), and keeps catching up.
+        subscription.end()
+        let before = await b.library.openCount
+        _ = try await a.perform(watched.id, [add("🦉")], base: 1)
+        waited = 0
+        while await onB.version < 2, waited < 500 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(await onB.version == 2)
+        #expect(await b.library.openCount == before)
     }
 
     /// History is the database's: a restore through one server reaches the other's windows as

@@ -109,27 +109,31 @@ public struct SQLDocumentStore: DocumentStore {
 
     public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         guard database.dialect.writesInWith else { return try await appendInStatements(appends) }
-        var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
-        var together: [Int] = []
-        for (index, append) in appends.enumerated() where !append.entries.isEmpty {
-            if append.entries.count <= Self.mostEntriesInOneStatement {
-                together.append(index)
-            } else {
-                results[index] = try await appendInStatements([append])[0]
+        var results: [Result<Void, any Error>?] = appends.map { $0.entries.isEmpty ? .success(()) : nil }
+        let together = appends.indices.filter {
+            !appends[$0].entries.isEmpty && appends[$0].entries.count <= Self.mostEntriesInOneStatement
+        }
+        do {
+            for index in appends.indices where results[index] == nil && !together.contains(index) {
+                results[index] = try await appendInStatements([appends[index]])[0]
             }
+            let written = try await appendTogether(together.map { appends[$0] })
+            for (index, result) in zip(together, written) { results[index] = result }
+        } catch {
+            // The database failed: what committed before stays so, the rest fail with it.
+            return results.map { $0 ?? .failure(error) }
         }
-        for (index, result) in zip(together, try await appendTogether(together.map { appends[$0] })) {
-            results[index] = result
-        }
-        return results
+        return results.map { $0 ?? .success(()) }
     }
 
     /// Appends, each one statement (``appendStatement(_:)``), in one transaction: one commit for
     /// all, where a commit is what costs PostgreSQL most. The statements go in the order of their
     /// documents' ids, so two servers' transactions take the documents' row locks in the same
     /// order and can never deadlock. A refused append (a conflict, a document gone) is a row, not
-    /// an error, so it doesn't stop the others; should a statement fail (a constraint), the
-    /// transaction is rolled back and each append is written alone, so it fails alone.
+    /// an error, so it doesn't stop the others. Should a statement break a constraint, the
+    /// transaction is rolled back — certainly, as the statement failed before `COMMIT` — and
+    /// each append is written alone, so it fails alone. Any other failure throws: whether a
+    /// transaction whose `COMMIT` failed was written can't be known, so nothing is written again.
     private func appendTogether(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         guard appends.count > 1 else { return try await appendTogether(one: appends) }
         // By id, and one document's appends in the order given (they build on each other).
@@ -140,12 +144,7 @@ public struct SQLDocumentStore: DocumentStore {
         let rows: [[SQLRow]]
         do {
             rows = try await database.write(written.map(\.statement))
-        } catch let error as StoreError {
-            if case .unavailable = error { throw error }
-            return try await appendTogether(one: appends)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
+        } catch is SQLConstraintViolation {
             return try await appendTogether(one: appends)
         }
         var results = [Result<Void, any Error>](repeating: .success(()), count: appends.count)
@@ -155,18 +154,19 @@ public struct SQLDocumentStore: DocumentStore {
         return results
     }
 
-    /// Each append in a transaction of its own (one alone, or after a shared one failed).
+    /// Each append in a transaction of its own (one alone, or after a shared one was refused):
+    /// one breaking a constraint fails alone. Should the database fail, the appends written
+    /// before stay written and this one and the rest fail with its error.
     private func appendTogether(one appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         var results: [Result<Void, any Error>] = []
         for append in appends {
             let (statement, result) = appendStatement(append)
             do {
                 results.append(result(try await database.write(statement).first))
-            } catch let error as StoreError {
-                if case .unavailable = error { throw error }
+            } catch let error as SQLConstraintViolation {
                 results.append(.failure(error))
             } catch {
-                results.append(.failure(error))
+                return results + Array(repeating: .failure(error), count: appends.count - results.count)
             }
         }
         return results
