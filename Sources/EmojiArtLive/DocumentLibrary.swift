@@ -222,7 +222,9 @@ public actor DocumentLibrary {
                     try await document.compact(keepingLog: settings.retainedLog)
                 }
                 if checkpointed[id] != version - version % settings.checkpointInterval {
-                    checkpointed[id] = try await history.writeCheckpoints(of: id, through: version)
+                    let written = try await history.writeCheckpoints(of: id, through: version)
+                    // Only for the copy still open: one closed meanwhile was forgotten.
+                    if open[id] === document { checkpointed[id] = written }
                 }
                 if let used = lastUsed[id], date.timeIntervalSince(used) >= settings.idleTimeout,
                     await document.closeIfSettled()
