@@ -49,7 +49,14 @@ enum PresenceBenchmarks {
         // Everyone present everywhere before anyone moves.
         let deadline = ContinuousClock.now + .seconds(30)
         while windows.contains(where: { $0.peersSeen < count - 1 }) {
-            guard ContinuousClock.now < deadline else { throw BenchmarkError("the windows never all saw each other") }
+            guard ContinuousClock.now < deadline else {
+                // Which windows missed whom, and whether they were ever connected.
+                let seen = windows.map {
+                    "\($0.index % 2 == 0 ? "A" : "B")\($0.index): \($0.peersSeen)\($0.connected ? "" : " (never connected)")"
+                }
+                throw BenchmarkError(
+                    "the windows never all saw each other: others seen per window \(seen.joined(separator: ", "))")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         let sent = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -89,8 +96,11 @@ final class PresenceWindow: Sendable {
     private let origin: ContinuousClock.Instant
     private final class Peers: Sendable {
         let ids = Mutex<Set<String>>([])
+        /// Whether the server ever sent the window anything (its snapshot first).
+        let connected = Atomic<Bool>(false)
     }
     private let seen = Peers()
+    var connected: Bool { seen.connected.load(ordering: .relaxed) }
 
     /// - Parameter arrived: (sender index, sent at, now), in seconds since `origin`.
     init(
@@ -103,6 +113,7 @@ final class PresenceWindow: Sendable {
         let seen = self.seen
         task = Task {
             await liveWindow(port: port, document: id, sending: messages) { text in
+                seen.connected.store(true, ordering: .relaxed)
                 guard text.hasPrefix(#"{"type":"presence""#) else { return }
                 let now = seconds(ContinuousClock.now - origin)
                 if let pointer = Self.pointer(in: text) {
