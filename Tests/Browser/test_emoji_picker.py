@@ -35,6 +35,42 @@ def open_with_e(page):
     expect(page.locator("#emoji-picker .picker-emoji").first).to_be_visible()
 
 
+def test_the_focus_stays_put_when_the_tone_and_recent_emojis_arrive_after_the_picker_opened(page, api):
+    """Each open reads the user's tone and recent emojis again; when they arrive the groups are
+    drawn anew. Someone already tabbing or arrowing through the picker keeps their place."""
+    doc = api.create("Late preferences", emojis=[])
+    open_editor(page, doc)
+    open_with_e(page)  # the catalogue is loaded
+    page.keyboard.press("Escape")
+    held = []
+    page.route("**/api/session", lambda route: held.append(route))
+    for keys, where in (
+        (["Tab", "Tab"], ".picker-tab:focus"),  # the first group's tab
+        (["ArrowDown", "ArrowRight"], "#emoji-picker .picker-emoji:focus"),  # the second emoji
+    ):
+        page.locator("#emoji-picker-button").click()
+        expect(picker(page)).to_be_visible()
+        for key in keys:
+            page.keyboard.press(key)
+        focused = page.locator(where)
+        expect(focused).to_have_count(1)
+        before = focused.evaluate_handle("(element) => element")
+        label = focused.get_attribute("aria-label")
+        for _ in range(100):  # the route's handler runs while playwright waits
+            if held:
+                break
+            page.wait_for_timeout(20)
+        assert held, "the page asks who is signed in on every open"
+        with page.expect_response("**/api/session"):
+            held.pop().continue_()
+        # The groups were drawn anew (the element that had the focus is gone) …
+        page.wait_for_function("(element) => !element.isConnected", arg=before)
+        # … and the same tab or emoji has the focus.
+        expect(page.locator(where)).to_have_attribute("aria-label", label)
+        page.keyboard.press("Escape")
+    assert not page.js_errors
+
+
 def test_e_opens_it_searching_fox_finds_the_fox_first_and_enter_adds_it_in_the_middle_selected(page, api):
     doc = api.create("Picker", emojis=[])
     open_editor(page, doc)

@@ -244,12 +244,35 @@ export class EmojiPicker {
     }));
     const recent = this.preferences.recentEmojis;
     if (recent.length) sections.unshift({ title: RECENT_TITLE, emojis: recent });
+    // Redrawn while someone works in it (their tone or recent emojis arrived): the focus stays where it was.
+    const focused = keepScroll ? this.focusedPlace() : null;
     this.sectionTitles = sections.map((section) => section.title);
     this.grid.show(sections, { scrollTop: keepScroll ? this.grid.scroller.scrollTop : 0 });
     this.tabs.hidden = false;
     this.showTabs();
     this.status.textContent = "";
     this.showPreview(this.grid.items[0]);
+    if (focused) this.refocus(focused);
+  }
+
+  /** Where the focus is among the tabs or the emojis, by section title (indices move when the recent ones appear). */
+  focusedPlace() {
+    const element = document.activeElement;
+    if (element?.parentElement === this.tabs) return { tab: element.getAttribute("aria-label") };
+    if (!element?.classList.contains("picker-emoji") || !this.grid.grid.contains(element)) return null;
+    const index = Number(element.dataset.index);
+    const section = this.grid.sections.findLast((s) => index >= s.start);
+    return section ? { section: section.title, offset: index - section.start } : null;
+  }
+
+  refocus(place) {
+    if (place.tab !== undefined) {
+      [...this.tabs.children].find((tab) => tab.getAttribute("aria-label") === place.tab)?.focus();
+      return;
+    }
+    const section = this.grid.sections.find((s) => s.title === place.section);
+    const index = section ? section.start + Math.min(place.offset, section.emojis.length - 1) : this.grid.active;
+    this.grid.activate(index);
   }
 
   searched() {
