@@ -110,6 +110,39 @@ struct PresenceAcrossServersTests {
         #expect(await b.roomCount == 0)
     }
 
+    /// A server only cut off for a while (its database connection, a stalled machine) is heard
+    /// again: its windows, dropped for the silence, are asked for again, so windows that don't
+    /// move aren't missing for good; and they come back.
+    @Test func aServerHeardAgainAfterItsSilenceIsAskedWhoIsThere() async throws {
+        let recorder = Recorder()
+        let b = PresenceHub(server: "b", broadcasts: recorder)
+        let document = UUID()
+        let inbox = Inbox()
+        _ = await b.join(document: document, name: nil) { inbox.deliver($0) }
+        let start = ContinuousClock.now
+        let ada = PeerPresence(
+            peer: "a-1", name: "ada", colour: "#1e88e5", update: PresenceUpdate(pointer: nil, selection: []))
+        await b.receive(PresenceBatch(server: "a", document: document, signals: [.presence(ada)]), at: start)
+        await b.receive(PresenceBatch(server: "a", document: nil, signals: []), at: start + .seconds(1))
+        try await eventually { recorder.signals.contains { if case .hello = $0 { true } else { false } } }
+        recorder.clear()  // B's own join; hearing A's heartbeats asks nothing
+        await b.receive(PresenceBatch(server: "a", document: nil, signals: []), at: start + .seconds(5))
+        await b.tick(at: start + .seconds(21))
+        #expect(await b.count(in: document) == 1)  // A taken to have left
+        await b.receive(PresenceBatch(server: "a", document: nil, signals: []), at: start + .seconds(22))
+        try await eventually {
+            recorder.sent.contains {
+                $0.document == document && $0.signals.contains { if case .hello = $0 { true } else { false } }
+            }
+        }
+        // A answers as to any hello, and its idle window is back.
+        await b.receive(
+            PresenceBatch(server: "a", document: document, signals: [.roster([1]), .presence(ada)]),
+            at: start + .seconds(23))
+        #expect(await b.count(in: document) == 2)
+        #expect(inbox.all.last?.contains(#""peer":"a-1","name":"ada""#) == true)
+    }
+
     /// Records what a hub broadcasts; fails the sends it is told to.
     final class Recorder: InstanceBroadcast {
         let maximumPayload = 7_900

@@ -12,7 +12,7 @@ import Foundation
 /// (``PresenceBatch``), and what theirs show reaches the windows here, so a room is the same
 /// whichever server each window is on. A server says it is alive every
 /// ``heartbeatInterval``; the windows of one not heard from for ``silenceAllowed`` (killed,
-/// cut off) are taken to have left.
+/// cut off) are taken to have left, and are asked for again if it is heard from after all.
 actor PresenceHub {
     /// At most this many updates a second from one window are relayed: one that comes sooner
     /// waits, and is replaced by any newer one meanwhile, so the latest always arrives.
@@ -68,6 +68,10 @@ actor PresenceHub {
     private var heartbeatDue = false
     private var flushing = false
     private var serversHeard: [String: ContinuousClock.Instant] = [:]
+    /// Servers taken to have left for their silence, and when (kept for ``forgottenKept``): one
+    /// heard again was only cut off, and its windows, dropped here, are asked for again.
+    private var serversForgotten: [String: ContinuousClock.Instant] = [:]
+    static let forgottenKept = Duration.seconds(3600)
     /// The documents the other servers may think this one has windows in.
     private var told: Set<UUID> = []
     /// A send failed: what the others heard may be wrong, so every room told of is listed again.
@@ -210,6 +214,11 @@ actor PresenceHub {
     func receive(_ batch: PresenceBatch, at now: ContinuousClock.Instant = .now) {
         guard batch.server != server else { return }
         serversHeard[batch.server] = now
+        if serversForgotten.removeValue(forKey: batch.server) != nil {
+            // Back after a silence (a cut-off database connection, a stalled machine): its
+            // windows were dropped here, and idle ones would stay unseen until they moved.
+            reconnected()
+        }
         guard let document = batch.document else { return }
         // A server speaks for its own windows only: ids it gave, colours of the palette.
         let own = batch.server + "-"
@@ -260,8 +269,8 @@ actor PresenceHub {
         if rooms[document]?.isEmpty == true { rooms[document] = nil }
     }
 
-    /// Listening again after a gap: what the other servers' windows did meanwhile is unknown, so
-    /// every room here asks again; the answers list each server's windows, and those not listed
+    /// Listening again after a gap, or hearing again from a server taken to have left: what the
+    /// other servers' windows did meanwhile is unknown, so every room here asks again; the answers list each server's windows, and those not listed
     /// are taken to have left (those of a server that went silent leave on the next ``tick(at:)``s).
     func reconnected() {
         for (document, room) in rooms where !room.peers.isEmpty { tellServers(document, .hello) }
@@ -274,9 +283,13 @@ actor PresenceHub {
             heartbeatDue = true
             startFlushing()
         }
+        serversForgotten = serversForgotten.filter { now - $0.value < Self.forgottenKept }
         let silent = Set(serversHeard.filter { now - $0.value > Self.silenceAllowed }.keys)
         guard !silent.isEmpty else { return }
-        for server in silent { serversHeard[server] = nil }
+        for server in silent {
+            serversHeard[server] = nil
+            serversForgotten[server] = now
+        }
         for document in Array(rooms.keys) {
             forget(
                 rooms[document]?.remote.filter { silent.contains($0.value.server) }.keys.map { $0 } ?? [], in: document)
