@@ -4,6 +4,7 @@ import EmojiArtServer
 import EmojiArtStore
 import EmojiArtStoreSQLite
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -100,4 +101,9 @@ func eventually(
         }
         try await Task.sleep(for: .milliseconds(5))
     }
+}
+
+extension HTTPField.Name {
+    /// Spelt out here, as a client sends it (docs/API.md, "Editing").
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 }

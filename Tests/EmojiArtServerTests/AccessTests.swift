@@ -231,6 +231,24 @@ struct AccessTests {
         ]
     }
 
+    /// Two people who happen to send the same `Idempotency-Key` make two changes: a key names a
+    /// change only among its sender's own.
+    @Test func anIdempotencyKeyIsItsSendersOwn() async throws {
+        let world = try await World.make()
+        try await withAPI(access: testAccounts, stores: world.stores) { api in
+            let edit = ["baseVersion": 0, "edits": [addEmoji()]] as [String: Any]
+            var versions: [Int] = []
+            for name in ["ada", "eve", "ada"] {
+                var headers = try await Self.signIn(name, api: api)
+                headers[.idempotencyKey] = "same-key"
+                let reply = try await api.request(
+                    .post, "/api/documents/\(world.document)/edits", json: edit, headers: headers)
+                versions.append(reply.json["version"] as? Int ?? -1)
+            }
+            #expect(versions == [1, 2, 2])
+        }
+    }
+
     @Test func theDocumentListShowsMineAndSharedWithMeAndNothingElse() async throws {
         let world = try await World.make()
         try await withAPI(access: testAccounts, stores: world.stores) { api in

@@ -205,6 +205,56 @@ struct DocumentsAPITests {
         }
     }
 
+    /// A change whose answer was lost (a dropped connection, a commit the server couldn't tell
+    /// went through) is sent again with the same `Idempotency-Key`: it is applied once, and the
+    /// repeat is answered with the document as it is.
+    @Test func aChangeSentAgainWithItsIdempotencyKeyIsAppliedOnce() async throws {
+        try await withAPI { api in
+            let id = try await api.createDocument()
+            func send(_ method: HTTPRequest.Method, _ path: String, _ json: Any?, key: String) async throws
+                -> APIClient.Reply
+            {
+                try await api.request(
+                    method, "/api/documents/\(id)\(path)", json: json, headers: [.idempotencyKey: key])
+            }
+            let add = ["baseVersion": 0, "edits": [addEmoji("🚚", y: 120)]] as [String: Any]
+            let move =
+                ["baseVersion": 1, "edit": ["type": "moveEmojis", "ids": [1], "offset": ["x": 0, "y": -20]]]
+                as [String: Any]
+            for _ in 1...2 {
+                #expect(try await send(.post, "/edits", add, key: "add-1").json["version"] as? Int == 1)
+            }
+            for _ in 1...2 {
+                let moved = try await send(.post, "/edits", move, key: "move-1")
+                #expect(moved.json["version"] as? Int == 2)
+                #expect((moved.json["emojis"] as? [[String: Any]])?.map { $0["y"] as? Int } == [100])
+            }
+            // The same edit under a new key is a new change.
+            #expect(try await send(.post, "/edits", move, key: "move-2").json["version"] as? Int == 3)
+            for _ in 1...2 {
+                let undone = try await send(.post, "/undo", nil, key: "undo-1")
+                #expect(undone.json["version"] as? Int == 4)
+                #expect((undone.json["emojis"] as? [[String: Any]])?.map { $0["y"] as? Int } == [100])
+            }
+            // A key names a change on its route only: the undo's key on a redo is another change.
+            for _ in 1...2 {
+                #expect(try await send(.post, "/redo", nil, key: "undo-1").json["version"] as? Int == 5)
+            }
+            for _ in 1...2 {
+                #expect(try await send(.patch, "", ["title": "Once"], key: "rename-1").json["version"] as? Int == 6)
+            }
+            // A key that is empty, too long or not visible ASCII is refused, and changes nothing.
+            for key in ["", String(repeating: "k", count: 65), "two words", "clé"] {
+                let refused = try await send(.post, "/edits", move, key: key)
+                #expect(refused.status == .badRequest, "\(key)")
+            }
+            let now = try await api.request(.get, "/api/documents/\(id)")
+            #expect(now.json["version"] as? Int == 6)
+            #expect(now.json["title"] as? String == "Once")
+            #expect((now.json["emojis"] as? [[String: Any]])?.map { $0["y"] as? Int } == [80])
+        }
+    }
+
     @Test func aDragSentInPiecesIsOneUndoStep() async throws {
         try await withAPI { api in
             let id = try await api.createDocument()

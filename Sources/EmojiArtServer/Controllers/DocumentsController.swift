@@ -127,13 +127,15 @@ struct DocumentsController {
 
     @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
+        let requestID = try IdempotencyKey.requestID(request, context, .rename)
         guard let title = try await decode(TitleRequest.self, from: request)?.title else {
             throw APIError.badRequest("Send {\"title\": \"…\"}.")
         }
         return DocumentStateBody(
             try await library.document(id) { document in
                 try await document.perform(
-                    [.retitle(title)], baseVersion: try await document.state().version, author: context.author)
+                    [.retitle(title)], baseVersion: try await document.state().version, requestID: requestID,
+                    author: context.author)
             }, role: grant.role)
     }
 
@@ -299,6 +301,7 @@ struct DocumentsController {
 
     @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
+        let requestID = try IdempotencyKey.requestID(request, context, .edits)
         let bytes = try await collectJSON(request)
         let submission: EditSubmission
         do {
@@ -311,7 +314,7 @@ struct DocumentsController {
             try await library.document(id) {
                 try await $0.perform(
                     submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture,
-                    author: context.author)
+                    requestID: requestID, author: context.author)
             }, role: grant.role)
     }
 
@@ -319,6 +322,7 @@ struct DocumentsController {
         -> DocumentStateBody
     {
         let (id, grant) = try await authorize(.edit, context)
+        let requestID = try IdempotencyKey.requestID(request, context, .background)
         let baseVersionText = request.uri.queryParameters.get("baseVersion")
         let baseVersion = baseVersionText.flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
         if baseVersionText != nil, baseVersion == nil {
@@ -331,20 +335,24 @@ struct DocumentsController {
                 let version = if let baseVersion { baseVersion } else { try await document.state().version }
                 return try await document.perform(
                     [.setBackground(.image(data: data, mimeType: mimeType))], baseVersion: version,
-                    author: context.author)
+                    requestID: requestID, author: context.author)
             }, role: grant.role)
     }
 
     @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
+        let requestID = try IdempotencyKey.requestID(request, context, .undo)
         return DocumentStateBody(
-            try await library.document(id) { try await $0.undo(author: context.author) }, role: grant.role)
+            try await library.document(id) { try await $0.undo(requestID: requestID, author: context.author) },
+            role: grant.role)
     }
 
     @Sendable func redo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
+        let requestID = try IdempotencyKey.requestID(request, context, .redo)
         return DocumentStateBody(
-            try await library.document(id) { try await $0.redo(author: context.author) }, role: grant.role)
+            try await library.document(id) { try await $0.redo(requestID: requestID, author: context.author) },
+            role: grant.role)
     }
 
     /// The document the path names and the requester's grant on it, if it allows `need`: before

@@ -86,6 +86,7 @@ struct MosaicController {
     @Sendable func post(_ request: Request, context: AppRequestContext) async throws -> Response {
         let previewing = ["1", "true"].contains(request.uri.queryParameters.get("preview") ?? "0")
         let (id, grant) = try await access.require(previewing ? .view : .edit, context)
+        let requestID = try IdempotencyKey.requestID(request, context, .mosaic)
         guard let body = try await decode(MosaicRequest.self, from: request) else {
             throw APIError.badRequest("Send {\"columns\": 80, \"emojis\": \"all\", …} (docs/API.md, \"Mosaics\").")
         }
@@ -102,7 +103,7 @@ struct MosaicController {
             }
             return try await document.perform(
                 try mosaic.edits(for: now.document, replace: replace), baseVersion: now.version,
-                author: context.author)
+                requestID: requestID, author: context.author)
         }
         return try DocumentStateBody(done, role: grant.role).response(from: request, context: context)
     }
