@@ -110,13 +110,13 @@ public struct SQLDocumentStore: DocumentStore {
     public func append(_ appends: [LogAppend]) async throws -> [Result<Void, any Error>] {
         guard database.dialect.writesInWith else { return try await appendInStatements(appends) }
         var results: [Result<Void, any Error>?] = appends.map { $0.entries.isEmpty ? .success(()) : nil }
+        // Those too long for one statement's binds go alone, the old way; the rest together.
+        let long = appends.indices.filter { appends[$0].entries.count > Self.mostEntriesInOneStatement }
         let together = appends.indices.filter {
             !appends[$0].entries.isEmpty && appends[$0].entries.count <= Self.mostEntriesInOneStatement
         }
         do {
-            for index in appends.indices where results[index] == nil && !together.contains(index) {
-                results[index] = try await appendInStatements([appends[index]])[0]
-            }
+            for index in long { results[index] = try await appendInStatements([appends[index]])[0] }
             let written = try await appendTogether(together.map { appends[$0] })
             for (index, result) in zip(together, written) { results[index] = result }
         } catch {
