@@ -220,6 +220,30 @@ struct DocumentStoreContractTests {
         }
     }
 
+    /// One batch with an append too long for one statement (PostgreSQL writes it the old way,
+    /// alone) among short ones (written together): every one lands, with its log, in its place.
+    @Test(arguments: StoreKind.available)
+    func aBatchWithALongAppendAmongShortOnesWritesThemAll(kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
+        let documents = try (0..<3).map { _ in try record() }
+        for document in documents { try await store.createDocument(document, owner: LocalUser.id) }
+        let lengths = [1, 2_001, 2]
+        let results = try await store.append(
+            zip(documents, lengths).map { document, length in
+                LogAppend(
+                    id: document.id,
+                    entries: (1...length).map { LogEntry(version: $0, edits: [.retitle("v\($0)")], date: Date()) },
+                    summary: summary(document, version: length, emojiCount: 0, at: 1))
+            })
+        for (document, (length, result)) in zip(documents, zip(lengths, results)) {
+            #expect(throws: Never.self) { try result.get() }
+            let stored = try await store.loadCurrent(id: document.id)
+            #expect(stored?.version == length)
+            #expect(stored?.document.title == "v\(length)")
+            #expect(try await store.logEntries(of: document.id, after: 0)?.count == length)
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func snapshotsFoldTheLog(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
