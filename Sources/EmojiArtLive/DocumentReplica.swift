@@ -111,6 +111,9 @@ struct DocumentReplica {
     /// Ids of committed requests with their versions, and their order (oldest first).
     private var committedRequests: [String: Int] = [:]
     private var requestOrder: [(version: Int, requestID: String)] = []
+    /// The oldest version from which every committed request's id is remembered: those before
+    /// it came before the snapshot this copy opened from, or were forgotten for newer ones.
+    private var requestsRememberedFrom: Int
     /// Requests refused for having nothing to do (``refuse(_:_:)``), oldest first in the order.
     private var refusedRequests: [String: LiveDocumentError] = [:]
     private var refusedOrder: [String] = []
@@ -127,6 +130,7 @@ struct DocumentReplica {
     init(snapshot: StoredDocument, log: [LogEntry], undoLimit: Int) throws {
         id = snapshot.id
         createdAt = snapshot.createdAt
+        requestsRememberedFrom = snapshot.version + 1
         committedSession = EditingSession(document: snapshot.document, undoLimit: undoLimit)
         working = committedSession
         committed = LiveDocumentState(
@@ -164,6 +168,13 @@ struct DocumentReplica {
 
     /// The version that request made, if it is one of the remembered committed requests.
     func committedVersion(ofRequest requestID: String) -> Int? { committedRequests[requestID] }
+
+    /// Whether a request made on `baseVersion` may have been committed at a version whose
+    /// request id this copy no longer remembers (or never read): then only the store's log can
+    /// tell whether it was (``DocumentStore/version(ofRequest:in:after:)``).
+    func mayHaveForgotten(requestsAfter baseVersion: Int) -> Bool {
+        baseVersion + 1 < requestsRememberedFrom
+    }
 
     // MARK: Submitting
 
@@ -432,6 +443,7 @@ struct DocumentReplica {
             for (version, requestID) in requestOrder[..<forgotten] where committedRequests[requestID] == version {
                 committedRequests[requestID] = nil
             }
+            requestsRememberedFrom = max(requestsRememberedFrom, requestOrder[forgotten - 1].version + 1)
             requestOrder.removeFirst(forgotten)
         }
     }

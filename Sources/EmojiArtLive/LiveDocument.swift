@@ -120,6 +120,7 @@ public actor LiveDocument {
     }
 
     private func submit(_ operation: DocumentOperation) async throws -> LiveDocumentState {
+        if try await wasCommittedLongAgo(operation) { return try state() }
         var caughtUp = false
         while true {
             try checkOpen()
@@ -138,6 +139,23 @@ public actor LiveDocument {
                 caughtUp = true
                 await catchUpNow()
             }
+        }
+    }
+
+    /// Whether `operation` is a request resent from long ago — made on a version older than the
+    /// request ids this copy remembers (a browser back after days offline, its answer lost in a
+    /// crash) — that the store's log says was committed: it is not applied again. Asked of the
+    /// store only then, so the usual request costs nothing more.
+    private func wasCommittedLongAgo(_ operation: DocumentOperation) async throws -> Bool {
+        guard let requestID = operation.requestID, replica.committedVersion(ofRequest: requestID) == nil,
+            replica.mayHaveForgotten(requestsAfter: operation.baseVersion)
+        else { return false }
+        do {
+            return try await store.version(ofRequest: requestID, in: id, after: operation.baseVersion) != nil
+        } catch StoreError.unavailable(let reason) {
+            throw LiveDocumentError.storeUnavailable(reason)
+        } catch {
+            throw LiveDocumentError.storeFailed(String(describing: error))
         }
     }
 

@@ -73,6 +73,11 @@ public protocol DocumentStore: Sendable {
     /// At most `limit` log entries at or below `version`, newest first.
     func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry]
 
+    /// The version the request `requestID` made, if the log still holds it after `version`
+    /// (none where history was thinned): for a request resent from long ago, older than the
+    /// request ids a live copy remembers.
+    func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int?
+
     /// The newest checkpoint at or before `version`, or nil (no such document, or none that old).
     func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument?
 
@@ -300,6 +305,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
 }
 
 extension DocumentStore {
+    /// Through ``logEntries(of:in:)``, for stores with nothing quicker.
+    public func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int? {
+        try await logEntries(of: id, in: (version + 1)...Int.max).first { $0.requestID == requestID }?.version
+    }
+
     /// Through ``loadDocument(id:)``, for stores with nothing quicker.
     public func logEntries(of id: UUID, after version: Int) async throws -> [LogEntry]? {
         guard let (snapshot, log) = try await loadDocument(id: id), snapshot.version <= version else { return nil }

@@ -359,6 +359,57 @@ struct LiveDocumentTests {
         #expect(undone.version == 3)
     }
 
+    /// A browser back after a long time resends a request whose answer it never got: made on
+    /// version 0, committed as version 1, and since folded into a snapshot a fresh copy opens
+    /// from, so no copy remembers its id. The store's log still does: it is not applied again.
+    /// (The same for a copy that forgot it behind 2,000 newer requests.)
+    @Test func aRequestResentFromBeforeWhatACopyRemembersIsFoundInTheLog() async throws {
+        let store = Stores.inMemory().documents
+        let before = makeLibrary(store: store)
+        let created = try await before.create(try EmojiArtDocument())
+        _ = try await before.withDocument(created.id) {
+            try await $0.perform([emoji(1)], baseVersion: 0, requestID: "long-ago")
+        }
+        for version in 1...4 {
+            _ = try await before.withDocument(created.id) {
+                try await $0.perform([emoji(version + 1)], baseVersion: version, requestID: "later-\(version)")
+            }
+        }
+        let current = try #require(try await store.loadCurrent(id: created.id))
+        try await store.saveSnapshot(current)  // version 5: the log before it is history only
+
+        let after = makeLibrary(store: store)  // a restart, or another instance
+        let resent = try #require(
+            try await after.withDocument(created.id) {
+                try await $0.perform([emoji(1)], baseVersion: 0, requestID: "long-ago")
+            })
+        #expect(resent.version == 5)
+        #expect(resent.document.emojis.count == 5)
+        // A request never made before, on the same old version, is applied.
+        let new = try #require(
+            try await after.withDocument(created.id) {
+                try await $0.perform([emoji(9)], baseVersion: 0, requestID: "never-seen")
+            })
+        #expect(new.version == 6)
+    }
+
+    /// A copy open all along forgets request ids behind the newest 2,000 (twice that before it
+    /// prunes): a request resent from before them is looked for in the log, and not applied again.
+    @Test func aRequestForgottenBehindNewerOnesIsFoundInTheLog() async throws {
+        let library = makeLibrary(store: Stores.inMemory().documents)
+        let created = try await library.create(try EmojiArtDocument())
+        let document = try #require(try await library.document(created.id))
+        _ = try await document.perform([emoji(1)], baseVersion: 0, requestID: "first")
+        let newer = DocumentReplica.rememberedRequests * 2 + 1
+        for version in 1...newer {
+            _ = try await document.perform(
+                [.moveEmojis(ids: [1], offset: Point(x: 1, y: 0))], baseVersion: version, requestID: "r\(version)")
+        }
+        let resent = try await document.perform([emoji(1)], baseVersion: 0, requestID: "first")
+        #expect(resent.version == newer + 1)
+        #expect(resent.document.emojis.count == 1)
+    }
+
     /// A document open here at version 0 while another server sharing the store wrote version
     /// 1 unheard of, with slow appends: this copy's next commit conflicts and rebases.
     func copyBehindAnotherServer() async throws -> (DocumentLibrary, LiveDocumentState, LiveDocument) {

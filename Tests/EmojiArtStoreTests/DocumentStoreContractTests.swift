@@ -244,6 +244,23 @@ struct DocumentStoreContractTests {
         }
     }
 
+    /// A request's version is found in the log after a given version, and only there.
+    @Test(arguments: StoreKind.available)
+    func theLogTellsWhichVersionARequestMade(kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
+        let document = try record()
+        try await store.createDocument(document, owner: LocalUser.id)
+        let entries = (1...3).map {
+            LogEntry(version: $0, edits: [.retitle("v\($0)")], date: Date(), requestID: "request-\($0)")
+        }
+        try await store.append(entries, to: document.id, summary: summary(document, version: 3, emojiCount: 0, at: 1))
+        #expect(try await store.version(ofRequest: "request-2", in: document.id, after: 0) == 2)
+        #expect(try await store.version(ofRequest: "request-2", in: document.id, after: 1) == 2)
+        #expect(try await store.version(ofRequest: "request-2", in: document.id, after: 2) == nil)
+        #expect(try await store.version(ofRequest: "request-9", in: document.id, after: 0) == nil)
+        #expect(try await store.version(ofRequest: "request-2", in: UUID(), after: 0) == nil)
+    }
+
     @Test(arguments: StoreKind.available)
     func snapshotsFoldTheLog(kind: StoreKind) async throws {
         let store = try await kind.makeStore()

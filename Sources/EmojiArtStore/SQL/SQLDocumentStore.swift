@@ -313,6 +313,17 @@ public struct SQLDocumentStore: DocumentStore {
         ).map { try Self.entry($0, of: id) }
     }
 
+    public func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int? {
+        // The log's key (document_id, version) bounds the scan to what came after `version`.
+        try await database.read(
+            SQLStatement(
+                """
+                SELECT version FROM edit_log
+                WHERE document_id = ? AND version > ? AND request_id = ? ORDER BY version LIMIT 1
+                """, [.uuid(id), .integer(version), .text(requestID)])
+        ).first?[0].int
+    }
+
     public func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry] {
         try await database.read(
             SQLStatement(
