@@ -173,7 +173,12 @@ struct DocumentReplica {
     /// request id this copy no longer remembers (or never read): then only the store's log can
     /// tell whether it was (``DocumentStore/version(ofRequest:in:after:)``).
     func mayHaveForgotten(requestsAfter baseVersion: Int) -> Bool {
-        baseVersion + 1 < requestsRememberedFrom
+        baseVersion < requestsRememberedFrom - 1  // (the base is the client's: never `+ 1` it)
+    }
+
+    /// Whether `requestID` is a committed request this copy remembers, or one staged now.
+    func knows(request requestID: String) -> Bool {
+        committedRequests[requestID] != nil || stagedRequests[requestID] != nil
     }
 
     // MARK: Submitting

@@ -147,16 +147,21 @@ public actor LiveDocument {
     /// crash) — that the store's log says was committed: it is not applied again. Asked of the
     /// store only then, so the usual request costs nothing more.
     private func wasCommittedLongAgo(_ operation: DocumentOperation) async throws -> Bool {
-        guard let requestID = operation.requestID, replica.committedVersion(ofRequest: requestID) == nil,
+        guard let requestID = operation.requestID, !replica.knows(request: requestID),
             replica.mayHaveForgotten(requestsAfter: operation.baseVersion)
         else { return false }
+        let found: Int?
         do {
-            return try await store.version(ofRequest: requestID, in: id, after: operation.baseVersion) != nil
+            found = try await store.version(ofRequest: requestID, in: id, after: operation.baseVersion)
         } catch StoreError.unavailable(let reason) {
             throw LiveDocumentError.storeUnavailable(reason)
         } catch {
             throw LiveDocumentError.storeFailed(String(describing: error))
         }
+        guard let found else { return false }
+        // Committed at a version this copy hasn't applied (another server's): the answer includes it.
+        if found > replica.committed.version { await catchUpNow() }
+        return true
     }
 
     /// Waits for a ticket's outcome, writing batches if no one else is.

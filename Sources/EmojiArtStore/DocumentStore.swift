@@ -307,7 +307,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
 extension DocumentStore {
     /// Through ``logEntries(of:in:)``, for stores with nothing quicker.
     public func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int? {
-        try await logEntries(of: id, in: (version + 1)...Int.max).first { $0.requestID == requestID }?.version
+        guard version < Int.max else { return nil }
+        return try await logEntries(of: id, in: (version + 1)...Int.max).first { $0.requestID == requestID }?.version
     }
 
     /// Through ``loadDocument(id:)``, for stores with nothing quicker.

@@ -13,6 +13,9 @@ public enum LiveRequest: Equatable, Sendable {
 
     /// Longest request id accepted.
     public static let maximumRequestIDLength = 64
+    /// How the request ids REST changes make from their `Idempotency-Key` start: a window's may
+    /// not, so no window can take a REST client's key.
+    public static let restPrefix = "key "
 
     public var requestID: String {
         switch self {
@@ -30,6 +33,9 @@ public enum LiveRequest: Equatable, Sendable {
         let requestID = try requestIDField.string()
         guard (1...LiveRequest.maximumRequestIDLength).contains(requestID.count) else {
             throw requestIDField.failure("a request id has 1 to \(LiveRequest.maximumRequestIDLength) characters.")
+        }
+        guard !requestID.hasPrefix(LiveRequest.restPrefix) else {
+            throw requestIDField.failure("request ids starting \"\(LiveRequest.restPrefix)\" are the REST API's.")
         }
         let type = try root.required("type")
         switch try type.string() {

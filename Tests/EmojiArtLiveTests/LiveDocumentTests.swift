@@ -393,6 +393,18 @@ struct LiveDocumentTests {
         #expect(new.version == 6)
     }
 
+    /// A client's base version is anything it sends: the largest integer is a conflict, not an
+    /// overflow in working out whether the request may be an old one.
+    @Test func aBaseVersionAtTheLargestIntegerIsAConflict() async throws {
+        let library = makeLibrary(store: Stores.inMemory().documents)
+        let created = try await library.create(try EmojiArtDocument())
+        let document = try #require(try await library.document(created.id))
+        await #expect(throws: LiveDocumentError.self) {
+            try await document.perform([emoji(1)], baseVersion: Int.max, requestID: "far")
+        }
+        #expect(try await document.state().version == 0)
+    }
+
     /// A copy open all along forgets request ids behind the newest 2,000 (twice that before it
     /// prunes): a request resent from before them is looked for in the log, and not applied again.
     @Test func aRequestForgottenBehindNewerOnesIsFoundInTheLog() async throws {

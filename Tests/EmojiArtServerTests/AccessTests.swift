@@ -246,8 +246,23 @@ struct AccessTests {
                 versions.append(reply.json["version"] as? Int ?? -1)
             }
             #expect(versions == [1, 2, 2])
+            // Share link visitors: each browser's keys are its own, and a key needs a browser.
+            let link = "\(Cookies.links)=\(world.editLink)"
+            for (browser, expected) in [("b1", 3), ("b2", 4), ("b1", 4)] {
+                let cookie = "\(link); \(Cookies.browser)=\(Self.browsers[browser]!)"
+                let reply = try await api.request(
+                    .post, "/api/documents/\(world.document)/edits", json: edit,
+                    headers: [.cookie: cookie, .idempotencyKey: "same-key"])
+                #expect(reply.json["version"] as? Int == expected, "\(browser)")
+            }
+            let nobody = try await api.request(
+                .post, "/api/documents/\(world.document)/edits", json: edit,
+                headers: [.cookie: link, .idempotencyKey: "same-key"])
+            #expect(nobody.status == .badRequest)
         }
     }
+
+    static let browsers = ["b1": Secret.make(), "b2": Secret.make()]
 
     @Test func theDocumentListShowsMineAndSharedWithMeAndNothingElse() async throws {
         let world = try await World.make()

@@ -30,6 +30,8 @@ struct LiveRequestTests {
         #"{"type":"undo","requestId":7}"#,
         #"[1]"#,
         #"{"type":"edit","requestId":"a"}"#,
+        // The REST API's ids (its Idempotency-Key's): a window can't take one.
+        #"{"type":"undo","requestId":"key visitor undo k"}"#,
         "not json",
     ])
     func refusesWhatIsNotARequest(_ json: String) {

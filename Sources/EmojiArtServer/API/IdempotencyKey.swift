@@ -7,8 +7,10 @@ import Hummingbird
 /// document — its answer lost with a connection, or a commit whose outcome the server couldn't
 /// tell — is not applied again, and is answered with the document as it is. It is the live
 /// windows' request id, so it is remembered as long (the newest 2,000 changes of the document,
-/// across restarts and servers). A key is its sender's own, for one kind of change: the same key
-/// from someone else, or on another route, is another request.
+/// across restarts and servers, and further back by the log). A key is its sender's own — a
+/// user's, or a share link visitor's browser's — for one kind of change: the same key from
+/// someone else, or on another route, is another request. No live window's request id can be
+/// one (``LiveRequest/restPrefix``).
 enum IdempotencyKey {
     static let header = HTTPField.Name("Idempotency-Key")!
 
@@ -27,6 +29,15 @@ enum IdempotencyKey {
             throw APIError.badRequest(
                 "An Idempotency-Key has 1 to \(LiveRequest.maximumRequestIDLength) visible ASCII characters.")
         }
-        return "key \(context.author?.uuidString ?? "visitor") \(change.rawValue) \(key)"
+        // Whose keys: a user's (the local one in local mode), or a share link visitor's browser.
+        let sender: String
+        if let user = context.access.requester.userID {
+            sender = user.uuidString
+        } else if let browser = context.access.browser {
+            sender = "browser-" + browser.prefix(32)
+        } else {
+            throw APIError.badRequest("An Idempotency-Key needs a signed-in user, or a browser that keeps cookies.")
+        }
+        return LiveRequest.restPrefix + "\(sender) \(change.rawValue) \(key)"
     }
 }

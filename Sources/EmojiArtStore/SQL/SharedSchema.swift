@@ -186,6 +186,14 @@ public enum SharedSchema {
                     // (``DocumentListing``); a member's list goes through document_member_by_user.
                     "CREATE INDEX document_by_change ON document (updated_at, id)"
                 ]),
+            Migration(
+                number: 7, name: "a request found in the log by its id",
+                statements: [
+                    // A request resent from further back than a live copy remembers is looked
+                    // for here (``DocumentStore/version(ofRequest:in:after:)``): one probe,
+                    // not a scan of the document's history.
+                    "CREATE INDEX edit_log_by_request ON edit_log (document_id, request_id) WHERE request_id IS NOT NULL"
+                ]),
         ]
     }
 }

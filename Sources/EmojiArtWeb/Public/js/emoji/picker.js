@@ -246,6 +246,7 @@ export class EmojiPicker {
     if (recent.length) sections.unshift({ title: RECENT_TITLE, emojis: recent });
     // Redrawn while someone works in it (their tone or recent emojis arrived): the focus stays where it was.
     const focused = keepScroll ? this.focusedPlace() : null;
+    this.closeVariants({ focus: false }); // its emoji's cell is drawn anew: the focus goes back to that emoji
     this.sectionTitles = sections.map((section) => section.title);
     this.grid.show(sections, { scrollTop: keepScroll ? this.grid.scroller.scrollTop : 0 });
     this.tabs.hidden = false;
@@ -257,7 +258,8 @@ export class EmojiPicker {
 
   /** Where the focus is among the tabs or the emojis, by section title (indices move when the recent ones appear). */
   focusedPlace() {
-    const element = document.activeElement;
+    let element = document.activeElement;
+    if (this.variants?.list.contains(element)) element = this.variants.cell;
     if (element?.parentElement === this.tabs) return { tab: element.getAttribute("aria-label") };
     if (!element?.classList.contains("picker-emoji") || !this.grid.grid.contains(element)) return null;
     const index = Number(element.dataset.index);
