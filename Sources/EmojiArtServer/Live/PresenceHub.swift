@@ -270,8 +270,9 @@ actor PresenceHub {
     }
 
     /// Listening again after a gap, or hearing again from a server taken to have left: what the
-    /// other servers' windows did meanwhile is unknown, so every room here asks again; the answers list each server's windows, and those not listed
-    /// are taken to have left (those of a server that went silent leave on the next ``tick(at:)``s).
+    /// other servers' windows did meanwhile is unknown, so every room here asks again; the
+    /// answers list each server's windows, and those not listed are taken to have left (those of
+    /// a server that went silent leave on the next ``tick(at:)``s).
     func reconnected() {
         for (document, room) in rooms where !room.peers.isEmpty { tellServers(document, .hello) }
     }

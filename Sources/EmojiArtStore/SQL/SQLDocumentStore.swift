@@ -314,7 +314,7 @@ public struct SQLDocumentStore: DocumentStore {
     }
 
     public func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int? {
-        // The log's key (document_id, version) bounds the scan to what came after `version`.
+        // One probe of edit_log_by_request (shared migration 7).
         try await database.read(
             SQLStatement(
                 """
