@@ -51,15 +51,23 @@ enum FleetBenchmarks {
         /// Only the many documents' runs (`EMOJIART_BENCH_FLEET_ONLY=documents`), to measure
         /// the commit path alone.
         var onlyDocuments = false
+        /// Only the faults — an instance killed, PostgreSQL stopped — under the first hot crowd
+        /// (`EMOJIART_BENCH_FLEET_ONLY=faults`).
+        var onlyFaults = false
 
         /// `EMOJIART_BENCH_FLEET=WINDOWS,DOCUMENTS` picks other crowds: one hot document's windows
         /// and the number of 10-window documents; `EMOJIART_BENCH_FLEET_ONLY=documents` runs the
-        /// many documents alone.
+        /// many documents alone, `=faults` the faults alone (with 200 windows unless given).
         static func fromEnvironment(smoke: Bool) -> Sizes {
             var sizes = smoke ? Sizes.smoke : Sizes()
-            if ProcessInfo.processInfo.environment["EMOJIART_BENCH_FLEET_ONLY"] == "documents" {
+            switch ProcessInfo.processInfo.environment["EMOJIART_BENCH_FLEET_ONLY"] {
+            case "documents":
                 sizes.onlyDocuments = true
                 sizes.hotCrowds = []
+            case "faults":
+                sizes.onlyFaults = true
+                sizes.hotCrowds = [smoke ? sizes.hotCrowds[0] : 200]
+            default: break
             }
             let given = ProcessInfo.processInfo.environment["EMOJIART_BENCH_FLEET"]?.split(separator: ",")
                 .compactMap { Int($0) }
@@ -82,7 +90,9 @@ enum FleetBenchmarks {
         let keep = ProcessInfo.processInfo.environment["EMOJIART_BENCH_KEEP"] == "1"
         if keep { print("logs in \(folder.path)") }
         defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
-        for routing in sizes.onlyDocuments ? [.sticky] : [Fleet.Routing.spread, .sticky] {
+        let routings: [Fleet.Routing] =
+            sizes.onlyDocuments ? [.sticky] : sizes.onlyFaults ? [.spread] : [.spread, .sticky]
+        for routing in routings {
             let database = try await TestPostgres.freshDatabase()
             let url = try databaseURL(database)
             let fleet = try await Fleet(
@@ -93,7 +103,7 @@ enum FleetBenchmarks {
             defer { connections.stop() }
             // The hot document's crowd grows until its delivery p99 passes a second.
             var hot: [Outcome] = []
-            for crowd in sizes.hotCrowds {
+            for crowd in sizes.hotCrowds where !sizes.onlyFaults {
                 let outcome = try await hotDocument(fleet, windows: crowd, sizes: sizes, connections: connections)
                 hot.append(outcome)
                 try await Task.sleep(for: .seconds(1))  // the last crowd's windows close
@@ -120,7 +130,7 @@ enum FleetBenchmarks {
             // The documents closed meanwhile are folded and unloaded (the maintenance, every
             // second): let that settle, so the next figures are the next load's alone.
             try await Task.sleep(for: smoke ? .milliseconds(200) : .seconds(5))
-            let steps = try await mostEdits(fleet, sizes: sizes, connections: connections)
+            let steps = sizes.onlyFaults ? [] : try await mostEdits(fleet, sizes: sizes, connections: connections)
             let through = routing == .spread ? "through \(sizes.instances) instances" : "through 1 instance"
             for step in steps {
                 report.add(

@@ -21,11 +21,20 @@ struct MaintenanceService: Service {
         var lastRecheck = ContinuousClock.now
         // History is thinned (`--history-days`) 5 seconds after starting, then every 6 hours.
         var lastThinning = ContinuousClock.now - .seconds(6 * 3600 - 5)
+        // Titles stored before they were kept folded for search, 500 a turn until none are left.
+        var titlesFolded = false
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await cancelWhenGracefulShutdown {
                 try await Task.sleep(for: interval)
             }
             await library.maintain()
+            if !titlesFolded {
+                do {
+                    titlesFolded = try await library.store.foldTitles(limit: 500) == 0
+                } catch {
+                    logger.error("Folding titles for search failed: \(error)")
+                }
+            }
             // Every minute: open live connections whose session, token or link ended without
             // anyone announcing it (the CLI on SQLite, idle expiry) close.
             if settings.mode == .accounts, ContinuousClock.now - lastRecheck > .seconds(60) {

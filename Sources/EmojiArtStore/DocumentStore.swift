@@ -97,6 +97,11 @@ public protocol DocumentStore: Sendable {
     /// Deletes a document, its log, its members and its links. Returns false if there was no
     /// such document.
     func deleteDocument(id: UUID) async throws -> Bool
+
+    /// Folds, as titles are searched (``SearchFolding``), the titles of up to `limit` documents
+    /// stored before titles were kept folded; how many it folded, 0 once there are none left.
+    /// The server's maintenance calls it until then.
+    func foldTitles(limit: Int) async throws -> Int
 }
 
 /// The changes other processes commit to a store they share — other servers on PostgreSQL,
@@ -305,6 +310,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
 }
 
 extension DocumentStore {
+    /// Nothing to fold, for stores that keep no folded titles.
+    public func foldTitles(limit: Int) async throws -> Int { 0 }
+
     /// Through ``logEntries(of:in:)``, for stores with nothing quicker.
     public func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int? {
         guard version < Int.max else { return nil }

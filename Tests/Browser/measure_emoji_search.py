@@ -30,7 +30,8 @@ from measure_pan import RECORDER, call, percentile, serving
 LETTERS = {"en": "abcdefghijklmnopqrstuvwxyz", "de": "abcdefghijklmnopqrstuvwxyzäöüß"}
 
 QUERIES = """async ([language, letters]) => {
-  const { loadCatalogue, fold, words } = await import("/js/emoji/catalogue.js");
+  const { loadCatalogue, words } = await import("/js/emoji/catalogue.js");
+  const { fold } = await import("/js/search-fold.js");
   const catalogue = await loadCatalogue([language]);
   const started = performance.now();
   catalogue.prepareSearch();

@@ -149,3 +149,8 @@ def test_the_list_loads_more_as_it_scrolls_and_searches_on_the_server(page, api)
     expect(page.locator("#no-match b")).to_have_count(0)
     search.fill("")
     expect(page.locator(f"tr[data-id='{other['id']}']")).to_have_count(1)
+    # Case and accents are ignored, as the server folds them.
+    accented = api.create(f"Crème brûlée {tag}")
+    search.fill(f"CREME BRULEE {tag}")
+    expect(rows).to_have_count(1)
+    expect(page.locator(f"tr[data-id='{accented['id']}']")).to_have_count(1)

@@ -71,6 +71,25 @@ def test_the_focus_stays_put_when_the_tone_and_recent_emojis_arrive_after_the_pi
     assert not page.js_errors
 
 
+def test_what_is_typed_while_the_emojis_load_is_searched_once_they_have(page, api):
+    held, gate = [], {"open": False}
+    # The catalogue's files wait until the gate opens.
+    page.route("**/emoji/**", lambda route: route.continue_() if gate["open"] else held.append(route))
+    doc = api.create("Slow catalogue", emojis=[])
+    open_editor(page, doc)
+    page.locator("#emoji-picker-button").click()
+    expect(picker(page)).to_contain_text("Loading emojis…")
+    page.keyboard.type("cactus")
+    assert held, "the catalogue is asked for"
+    gate["open"] = True
+    for route in held:
+        route.continue_()
+    first = page.locator("#emoji-picker .picker-emoji").first
+    expect(first).to_have_text("🌵")
+    expect(page.locator("#emoji-picker-search")).to_have_value("cactus")
+    assert not page.js_errors
+
+
 def test_e_opens_it_searching_fox_finds_the_fox_first_and_enter_adds_it_in_the_middle_selected(page, api):
     doc = api.create("Picker", emojis=[])
     open_editor(page, doc)

@@ -170,6 +170,45 @@ def test_edits_made_offline_wait_and_are_sent_when_the_connection_is_back(page, 
     assert abs(fox.bounding_box()["x"] - before["x"] - 60) <= 1
 
 
+def test_a_server_whose_database_is_away_is_tried_again_at_least_every_two_seconds(page, api):
+    # 4503: the server is up but can't serve the document yet (its database is away). The wait
+    # between tries stops growing at 2 s (±20 %) instead of doubling to 15 s, so the window is
+    # back soon after the database.
+    doc = api.create("Outage", emojis=[("🦊", 0, 0, 50)])
+    link = {"up": True, "sockets": [], "tries": []}
+
+    def route(ws):
+        if not link["up"]:
+            link["tries"].append(time.monotonic())
+            ws.close(code=4503, reason="Try again.")
+            return
+        ws.connect_to_server()
+        link["sockets"].append(ws)
+
+    page.route_web_socket("**/api/documents/*/live*", route)
+    open_editor(page, doc)
+    link["up"] = False
+    lost = time.monotonic()
+    for ws in link["sockets"]:
+        ws.close(code=4503, reason="Try again.")
+    status = page.locator("#save-status")
+    expect(status).to_have_attribute("data-state", "offline")
+    deadline = time.monotonic() + 15
+    while len(link["tries"]) < 5 and time.monotonic() < deadline:  # 250 ms, 500 ms, 1 s, 2 s, 2 s
+        page.wait_for_timeout(100)
+    waits = [later - earlier for earlier, later in zip([lost] + link["tries"], link["tries"])]
+    assert len(waits) == 5, waits
+    # Doubling, then held: without the ceiling the fifth wait would be 4 s (3.2–4.8).
+    assert 1.4 < waits[3] < 3.0 and 1.4 < waits[4] < 3.0, waits
+    assert waits[0] < waits[1] < waits[2] < waits[3], waits
+
+    link["up"] = True
+    page.locator(".palette-emoji").first.click()  # an edit made meanwhile goes once it's back
+    expect(status).to_have_attribute("data-state", "saved", timeout=5_000)
+    wait_version(page, doc["version"] + 1)
+    assert len(api.get(doc)["emojis"]) == 2
+
+
 def test_a_document_deleted_elsewhere_says_so_and_stops_editing(page, api):
     doc = api.create("Doomed", emojis=[("🦊", 0, 0, 50)])
     open_editor(page, doc)

@@ -421,7 +421,7 @@ def opened_then_offline(context, server, doc):
 def test_a_document_opened_once_opens_and_edits_with_no_server(browser, tmp_path):
     with own_server(tmp_path) as server:
         base = server["base"]
-        doc = document_with_a_dog(base, "Away")
+        doc = document_with_a_dog(base, "Café away")
         with chromium(browser, tmp_path / "profile") as (chrome, _):
             context = chrome.contexts[0]
             page = opened_then_offline(context, server, doc)
@@ -439,6 +439,12 @@ def test_a_document_opened_once_opens_and_edits_with_no_server(browser, tmp_path
             listing.goto(base + "/")
             expect(listing.locator(f'tr[data-id="{doc["id"]}"] .offline-badge')).to_have_text("Available offline")
             expect(listing.locator("#notices")).to_contain_text("Showing the documents available in this browser")
+            # Searched here as the server searches: case and accents ignored.
+            search = listing.get_by_role("searchbox", name="Search documents by title")
+            search.fill("CAFE")
+            expect(listing.locator(f'tr[data-id="{doc["id"]}"]')).to_be_visible()
+            search.fill("tea")
+            expect(listing.locator(f'tr[data-id="{doc["id"]}"]')).to_have_count(0)
             listing.close()
 
             server["start"]()

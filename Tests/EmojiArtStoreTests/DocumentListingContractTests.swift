@@ -95,9 +95,48 @@ struct DocumentListingContractTests {
         #expect(try await search("0% c") == ["100% cat"], "a % is a percent sign")
         #expect(try await search("e_c") == ["snake_case"], "an _ is an underscore")
         #expect(try await search("horse").isEmpty)
-        #expect(try await search("Émile") == ["Émile’s café"], "letters beyond A–Z match as written")
+        #expect(try await search("Émile") == ["Émile’s café"], "letters beyond A–Z match")
         #expect(try await search("É CAF") == [], "words are matched as one piece of text")
         #expect(try await search("s CAFé") == ["Émile’s café"])
         #expect(try await search("") == titles.reversed(), "no words: every title")
+    }
+
+    @Test(arguments: StoreKind.available)
+    func titlesAreSearchedIgnoringAccentsAndWidthAndOldTitlesOnceFolded(kind: StoreKind) async throws {
+        let stores = try await kind.makeStores()
+        let uber = try await document(stores, owner: LocalUser.id, title: "Über alles", at: 1_000)
+        _ = try await document(stores, owner: LocalUser.id, title: "Émile’s CAFÉ", at: 1_001)
+        _ = try await document(stores, owner: LocalUser.id, title: "ｆｕｌｌ width", at: 1_002)
+        let dogs = try await document(stores, owner: LocalUser.id, title: "Dogs", at: 1_003)
+        func search(_ text: String) async throws -> [String] {
+            try await walk(stores, DocumentListing(scope: .everything, titleContains: text, limit: 10))
+                .flatMap { $0 }.map(\.summary.title)
+        }
+        #expect(try await search("uber") == ["Über alles"], "accents are ignored")
+        #expect(try await search("ÜBER") == ["Über alles"], "beyond A–Z, case is ignored too")
+        #expect(try await search("cafe") == ["Émile’s CAFÉ"])
+        #expect(try await search("  émile’s   café ") == ["Émile’s CAFÉ"], "spaces as one")
+        #expect(try await search("full") == ["ｆｕｌｌ width"], "full-width letters are letters")
+        // A rename is searched by its new title.
+        let renamed = DocumentSummary(
+            id: dogs, title: "Crème brûlée", emojiCount: 0, version: 1, createdAt: Date(timeIntervalSince1970: 1_003),
+            updatedAt: Date(timeIntervalSince1970: 1_004))
+        try await stores.documents.append(
+            [LogEntry(version: 1, edits: [.retitle("Crème brûlée")], date: Date())], to: dogs, summary: renamed)
+        #expect(try await search("creme BRULEE") == ["Crème brûlée"])
+        #expect(try await search("dogs").isEmpty)
+
+        // Titles stored before they were kept folded (shared migration 8) are searched as the
+        // database lower-cases them, until the maintenance folds them.
+        let sql = try #require(stores.documents as? SQLDocumentStore)
+        try await sql.database.write(SQLStatement("UPDATE document SET title_key = NULL"))
+        #expect(try await search("alles") == ["Über alles"])
+        #expect(try await search("uber").isEmpty)
+        #expect(try await stores.documents.foldTitles(limit: 3) == 3)
+        #expect(try await stores.documents.foldTitles(limit: 3) == 1)
+        #expect(try await stores.documents.foldTitles(limit: 3) == 0)
+        #expect(try await search("uber") == ["Über alles"])
+        #expect(try await search("creme") == ["Crème brûlée"])
+        #expect(try await stores.documents.loadCurrent(id: uber)?.document.title == "Über alles")
     }
 }

@@ -66,10 +66,10 @@ public struct EmojiSearch: Sendable {
             var names: [String] = []
             var keywords: [String] = []
             for table in tables {
-                if let name = table.names[entry.emoji] { names.append(Self.fold(name)) }
-                keywords += (table.keywords[entry.emoji] ?? []).map(Self.fold)
+                if let name = table.names[entry.emoji] { names.append(SearchFolding.fold(name)) }
+                keywords += (table.keywords[entry.emoji] ?? []).map(SearchFolding.fold)
             }
-            if names.isEmpty { names.append(Self.fold(entry.unicodeName)) }
+            if names.isEmpty { names.append(SearchFolding.fold(entry.unicodeName)) }
             let localName = tables[0].names[entry.emoji] ?? tables.last!.names[entry.emoji] ?? entry.unicodeName
             let bytes = { (texts: [String]) in texts.map { Array($0.utf8) } }
             terms.append(
@@ -87,7 +87,7 @@ public struct EmojiSearch: Sendable {
     /// no control characters.
     public static func validate(_ query: String) throws {
         // Nothing left once folded (spaces, a lone combining mark): nothing to look for.
-        guard !fold(query).isEmpty else {
+        guard !SearchFolding.fold(query).isEmpty else {
             throw EmojiArtError(.invalidText, "the query is empty.", path: "q")
         }
         guard query.unicodeScalars.count <= maximumQueryLength else {
@@ -113,7 +113,7 @@ public struct EmojiSearch: Sendable {
                 rest.append(character)
             }
         }
-        let folded = Self.fold(rest)
+        let folded = SearchFolding.fold(rest)
         if !folded.isEmpty {
             let query = Array(folded.utf8)
             let queryWords = Self.words(folded).map { Array($0.utf8) }
@@ -184,29 +184,6 @@ public struct EmojiSearch: Sendable {
                 return false
             }
         }
-    }
-
-    /// Lower case, compatibility-decomposed, without combining marks, spaces collapsed.
-    public static func fold(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        var space = false
-        for scalar in text.lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .spacingMark, .enclosingMark: continue
-            default: break
-            }
-            // Unicode's White_Space, and U+FEFF as JavaScript's \s has it (the page folds alike).
-            if scalar.properties.isWhitespace || scalar == "\u{FEFF}" {
-                space = !scalars.isEmpty
-                continue
-            }
-            if space {
-                scalars.append(" ")
-                space = false
-            }
-            scalars.append(scalar)
-        }
-        return String(scalars)
     }
 
     /// The words of a folded term: split on spaces, hyphens, colons, commas and quotes.

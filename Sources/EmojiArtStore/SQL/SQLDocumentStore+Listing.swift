@@ -1,3 +1,4 @@
+import EmojiArtKit
 import Foundation
 
 extension SQLDocumentStore {
@@ -39,6 +40,23 @@ extension SQLDocumentStore {
         return DocumentListPage(entries: entries, next: more ? entries.last?.position : nil)
     }
 
+    public func foldTitles(limit: Int) async throws -> Int {
+        let rows = try await database.read(
+            SQLStatement("SELECT id, title FROM document WHERE title_key IS NULL LIMIT \(max(1, limit))"))
+        guard !rows.isEmpty else { return 0 }
+        try await database.write(
+            try rows.map { row in
+                guard let id = row[0].uuidValue, let title = row[1].string else {
+                    throw StoreError.corrupt("a document's title can't be read")
+                }
+                // A title written meanwhile was written with its own folded form.
+                return SQLStatement(
+                    "UPDATE document SET title_key = ? WHERE id = ? AND title = ? AND title_key IS NULL",
+                    [.text(SearchFolding.fold(title)), .uuid(id), .text(title)])
+            })
+        return rows.count
+    }
+
     /// Up to `limit` summaries from `source` (`d` the documents), after the listing's position,
     /// with its title filter, newest change first.
     private func page(
@@ -53,9 +71,10 @@ extension SQLDocumentStore {
             values += [.real(after.updatedAt), .real(after.updatedAt), .real(after.updatedAt), .uuid(after.id)]
         }
         if let text = listing.titleContains, !text.isEmpty {
-            // Both sides folded by the database alike (SQLite: A–Z; PostgreSQL: as its locale does).
-            clauses.append("lower(d.title) LIKE lower(?) ESCAPE '\\'")
-            values.append(.text("%" + Self.likeEscaped(text) + "%"))
+            // Both sides folded alike (``SearchFolding``); a title not folded yet (from before
+            // shared migration 8, until the maintenance reaches it) lower-cased by the database.
+            clauses.append("COALESCE(d.title_key, lower(d.title)) LIKE ? ESCAPE '\\'")
+            values.append(.text("%" + Self.likeEscaped(SearchFolding.fold(text)) + "%"))
         }
         let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         let rows = try await database.read(

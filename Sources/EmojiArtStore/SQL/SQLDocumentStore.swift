@@ -50,13 +50,15 @@ public struct SQLDocumentStore: DocumentStore {
                 // Never under the id of a deleted document: checked in the insert itself.
                 SQLStatement(
                     """
-                    INSERT INTO document (id, title, emoji_count, version, snapshot, snapshot_version, created_at, updated_at)
-                    SELECT ?, ?, ?, ?, ?, ?, ?, ?
+                    INSERT INTO document (
+                        id, title, title_key, emoji_count, version, snapshot, snapshot_version, created_at, updated_at)
+                    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?
                     WHERE NOT EXISTS (SELECT 1 FROM deleted_document WHERE id = ?)
                     RETURNING 1
                     """,
                     [
-                        .uuid(record.id), .text(record.document.title), .integer(record.document.emojis.count),
+                        .uuid(record.id), .text(record.document.title),
+                        .text(SearchFolding.fold(record.document.title)), .integer(record.document.emojis.count),
                         .integer(record.version), .blob(snapshot), .integer(record.version),
                         .real(record.createdAt.timeIntervalSince1970), .real(record.updatedAt.timeIntervalSince1970),
                         .uuid(record.id),
@@ -189,7 +191,7 @@ public struct SQLDocumentStore: DocumentStore {
             // version, so a document can never fork.
             let update = SQLStatement(
                 """
-                UPDATE document SET title = ?, emoji_count = ?, version = ?, updated_at = ?
+                UPDATE document SET title = ?, title_key = ?, emoji_count = ?, version = ?, updated_at = ?
                 WHERE id = ? AND version = ? RETURNING 1
                 """,
                 Self.moveBinds(append, from: first - 1), errorIfNoRow: VersionMoved())
@@ -235,7 +237,7 @@ public struct SQLDocumentStore: DocumentStore {
         let statement = SQLStatement(
             """
             WITH moved AS (
-                UPDATE document SET title = ?, emoji_count = ?, version = ?, updated_at = ?
+                UPDATE document SET title = ?, title_key = ?, emoji_count = ?, version = ?, updated_at = ?
                 WHERE id = ? AND version = ? RETURNING id
             ), logged AS (
                 INSERT INTO edit_log (document_id, version, edits, date, step, request_id, author, action_name)
@@ -269,11 +271,13 @@ public struct SQLDocumentStore: DocumentStore {
         )
     }
 
-    /// The binds of the document's move: its new summary, where it is at `version`.
+    /// The binds of the document's move: its new summary (its title also as searched), where it
+    /// is at `version`.
     private static func moveBinds(_ append: LogAppend, from version: Int) -> [SQLValue] {
         let summary = append.summary
         return [
-            .text(summary.title), .integer(summary.emojiCount), .integer(summary.version),
+            .text(summary.title), .text(SearchFolding.fold(summary.title)), .integer(summary.emojiCount),
+            .integer(summary.version),
             .real(summary.updatedAt.timeIntervalSince1970), .uuid(append.id), .integer(version),
         ]
     }

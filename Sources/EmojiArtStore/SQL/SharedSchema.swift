@@ -194,6 +194,15 @@ public enum SharedSchema {
                     // not a scan of the document's history.
                     "CREATE INDEX edit_log_by_request ON edit_log (document_id, request_id) WHERE request_id IS NOT NULL"
                 ]),
+            Migration(
+                number: 8, name: "titles as searched",
+                statements: [
+                    // Each title folded as every search is (``SearchFolding``: case, accents,
+                    // width), written with the title. Documents from before this are folded by
+                    // the server's maintenance (``SQLDocumentStore/foldTitles(limit:)``); until
+                    // then their titles are searched as before, lower-cased by the database.
+                    "ALTER TABLE document ADD COLUMN title_key TEXT"
+                ]),
         ]
     }
 }

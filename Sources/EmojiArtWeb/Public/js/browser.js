@@ -10,6 +10,7 @@ import { LocalStore } from "./offline/local-store.js";
 import { registerServiceWorker } from "./offline/worker-registration.js";
 import { signOut } from "./offline/sign-out.js";
 import { PaletteFeed } from "./palettes.js";
+import { fold } from "./search-fold.js";
 import { newUUID } from "./uuid.js";
 
 const rows = document.getElementById("document-rows");
@@ -53,8 +54,8 @@ async function refresh({ words } = {}) {
     if (error.status !== 0) return showError(error, "Couldn’t load documents");
     // No server: the documents this browser keeps, which open offline (searched here).
     pages.end(words);
-    const folded = pages.words.toLowerCase();
-    documents = (await offline.summaries()).filter((summary) => summary.title.toLowerCase().includes(folded));
+    const folded = fold(pages.words); // as the server searches titles
+    documents = (await offline.summaries()).filter((summary) => fold(summary.title).includes(folded));
     if (document.body.dataset.offline !== "true") {
       notify(documents.length ? "Showing the documents available in this browser; they open and can be changed offline." : "No documents are kept in this browser yet.", { title: "Offline" });
     }

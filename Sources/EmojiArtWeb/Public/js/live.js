@@ -334,7 +334,7 @@ export class LiveConnection {
       }
     }
     for (const item of this.outbox) item.wasSent = false;
-    const delay = this.backoff.next();
+    const delay = this.backoff.afterClose(event.code);
     this.retryTimer = setTimeout(() => this.open(), delay);
     this.report("offline", delay);
   }

@@ -202,13 +202,13 @@ export class PaletteFeed {
       // What waits from earlier (this window, or a closed one) is sent now the server is there.
       if (first) this.waitingRead.then(() => this.waiting.length && this.flush());
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (socket !== this.socket) return;
       this.socket = null;
       this.heard = false; // when it is back, what waits is sent
       if (!this.loaded) this.remembered();
       if (this.closing) return;
-      setTimeout(() => this.open(), this.backoff.next());
+      setTimeout(() => this.open(), this.backoff.afterClose(event.code));
     });
   }
 

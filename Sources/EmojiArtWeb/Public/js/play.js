@@ -56,7 +56,7 @@ class GamePage {
       this.state = null;
       this.signedOut = event.code === SIGN_IN;
       this.render();
-      if (!this.signedOut) setTimeout(() => this.connect(), this.backoff.next());
+      if (!this.signedOut) setTimeout(() => this.connect(), this.backoff.afterClose(event.code));
     });
   }
 

@@ -5,10 +5,11 @@
 // The files are the ones EmojiArtKit reads (Sources/EmojiArtKit/Emoji/Catalogue, made by
 // scripts/generate-emoji-catalogue), served at /emoji/: index.json names each file and its hash,
 // and a file asked for with `?v=<hash>` is cached for good. Every rule here — language choice,
-// folding, the ranking tiers, names of tone variants, the tone applied to several people — is
+// folding (../search-fold.js), the ranking tiers, names of tone variants, the tone applied to several people — is
 // EmojiArtKit's (EmojiCatalogue.swift, EmojiSearch.swift) in JavaScript; both are checked against
 // Tests/Fixtures/emoji/search-cases.json.
 import { graphemes } from "../intl.js";
+import { fold } from "../search-fold.js";
 
 const TONES = ["\u{1F3FB}", "\u{1F3FC}", "\u{1F3FD}", "\u{1F3FE}", "\u{1F3FF}"];
 const TONE = /[\u{1F3FB}-\u{1F3FF}]/gu;
@@ -21,19 +22,6 @@ const GROUP_ICONS = {
   "Travel & Places": "🚗", "Activities": "⚽", "Objects": "💡", "Symbols": "❤️", "Flags": "🏁",
 };
 const WORD_SEPARATORS = /[ \-:,"“”‘’]+/;
-const MARKS = /\p{M}/gu;
-const PLAIN = /^[\x20-\x7e]*$/;
-
-/**
- * The folded form every comparison uses, as EmojiSearch.fold: lower case (one code point at a
- * time, as Swift does: a final capital sigma becomes σ, not ς), compatibility-decomposed,
- * without combining marks, spaces trimmed and collapsed. "Étoile" → "etoile".
- */
-export function fold(text) {
-  let lower = text.includes("Σ") ? text.replaceAll("Σ", "σ").toLowerCase() : text.toLowerCase();
-  if (!PLAIN.test(lower)) lower = lower.normalize("NFKD").replace(MARKS, "");
-  return lower.replace(/\s+/gu, " ").trim();
-}
 
 /** The words of a folded term: split on spaces, hyphens, colons, commas and quotes. */
 export const words = (folded) => folded.split(WORD_SEPARATORS).filter(Boolean);

@@ -81,7 +81,8 @@ export class EmojiPicker {
           this.catalogue = catalogue;
           this.showTabs();
           this.showTone();
-          if (this.isOpen) this.showBrowse();
+          // What was typed while the catalogue loaded is searched now, not drawn over.
+          if (this.isOpen) this.searched();
           // Fold the search's terms after the first group is drawn, before the first keystroke.
           setTimeout(() => catalogue.prepareSearch(), 50);
         },
