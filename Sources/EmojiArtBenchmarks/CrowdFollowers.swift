@@ -1,5 +1,4 @@
 import CEpoll
-import EmojiArtWire
 import Foundation
 import Synchronization
 
@@ -12,7 +11,7 @@ import Synchronization
 /// library's (a thousand async clients in this process took as much CPU as the server, on the
 /// same two cores). Each window counts its snapshot and records each `change` as it arrives.
 /// With `reconnects`, a window whose connection ends connects again from the last version it saw,
-/// after the editor's backoff (250 ms, doubling to 15 s — to 2 s after a 4503 —, ±20 %).
+/// after the editor's backoff (``EditorBackoff``).
 final class CrowdFollowers: Sendable {
     private let sockets: Mutex<[RawLiveSocket?]>
     private let stopped = Atomic<Bool>(false)
@@ -118,10 +117,9 @@ final class CrowdFollowers: Sendable {
         windows[index].descriptor = -1
         guard connection.reconnects, !stopped.load(ordering: .relaxed) else { return }
         if !windows[index].rejoining { connection.recorder.dropped(window: connection.first + index) }
-        let ceiling: Double = windows[index].closeCode == LiveCloseCode.documentClosed.rawValue ? 2_000 : 15_000
-        let delay = min(250 * pow(2, Double(min(windows[index].failures, 6))), ceiling) * Double.random(in: 0.8...1.2)
+        let delay = EditorBackoff.delay(afterFailures: windows[index].failures, closeCode: windows[index].closeCode)
         windows[index].failures += 1
-        windows[index].retryAt = .now + .milliseconds(delay)
+        windows[index].retryAt = .now + delay
         windows[index].rejoining = true
         retrying.insert(index)
     }

@@ -142,15 +142,15 @@ enum ListingBenchmarks {
             for (index, id) in zip(range, ids) {
                 let changed = 1_760_000_000 + Double.random(in: 0..<31_536_000, using: &random)
                 documentValues += [
-                    .uuid(id), .text("Document \(index)"), .integer(0), .integer(0), .blob(snapshot), .integer(0),
-                    .real(changed), .real(changed),
+                    .uuid(id), .text("Document \(index)"), .text(SearchFolding.fold("Document \(index)")), .integer(0),
+                    .integer(0), .blob(snapshot), .integer(0), .real(changed), .real(changed),
                 ]
                 memberValues += [.uuid(id), .uuid(owners[index % owners.count])]
             }
             try await database.write([
                 SQLStatement(
-                    "INSERT INTO document (id, title, emoji_count, version, snapshot, snapshot_version, created_at, updated_at) VALUES "
-                        + ids.map { _ in "(?, ?, ?, ?, ?, ?, ?, ?)" }.joined(separator: ", "), documentValues),
+                    "INSERT INTO document (id, title, title_key, emoji_count, version, snapshot, snapshot_version, created_at, updated_at) VALUES "
+                        + ids.map { _ in "(?, ?, ?, ?, ?, ?, ?, ?, ?)" }.joined(separator: ", "), documentValues),
                 SQLStatement(
                     "INSERT INTO document_member (document_id, user_id, role) VALUES "
                         + ids.map { _ in "(?, ?, 'owner')" }.joined(separator: ", "), memberValues),

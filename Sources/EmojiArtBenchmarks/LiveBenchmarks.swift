@@ -311,7 +311,7 @@ final class DeliveryRecorder: Sendable {
 
 /// One benchmark window: a live connection that records what arrives. With `reconnects`, it
 /// connects again whenever its connection ends — from the last version it saw, after the
-/// editor's backoff (250 ms, doubling, ±20 %) — and sends its unanswered requests again first,
+/// editor's backoff (``EditorBackoff``) — and sends its unanswered requests again first,
 /// as the editor does.
 final class LiveBenchmarkWindow: Sendable {
     let index: Int
@@ -332,7 +332,8 @@ final class LiveBenchmarkWindow: Sendable {
                 let (messages, outgoing) = AsyncStream.makeStream(of: String.self)
                 let version = outbox.connecting(outgoing)
                 let connected = ContinuousClock.now
-                await liveWindow(port: port, document: id, version: version, sending: messages) { text in
+                let closeCode = await liveWindow(port: port, document: id, version: version, sending: messages) {
+                    text in
                     if outbox.rejoined() { recorder.rejoined(window: index) }
                     Self.record(text, document: document, window: index, recorder: recorder, outbox: outbox)
                 }
@@ -341,8 +342,7 @@ final class LiveBenchmarkWindow: Sendable {
                 recorder.dropped(window: index)
                 // A connection that lasted is a success: the next failure waits 250 ms again.
                 failures = ContinuousClock.now - connected > .seconds(1) ? 0 : failures + 1
-                let delay = min(250 * pow(2, Double(min(failures, 5))), 15_000) * Double.random(in: 0.8...1.2)
-                try? await Task.sleep(for: .milliseconds(delay))
+                try? await Task.sleep(for: EditorBackoff.delay(afterFailures: failures, closeCode: closeCode))
             }
         }
     }
@@ -469,13 +469,14 @@ final class LiveBenchmarkWindow: Sendable {
 
 /// A live window on document `id` of the server at `port`, until `sending` ends or the task is
 /// cancelled: writes what `sending` yields, and hands `received` each text message.
+@discardableResult
 func liveWindow(
     port: Int, document id: String, version: Int? = nil, sending: AsyncStream<String>,
     received: @escaping @Sendable (String) -> Void
-) async {
+) async -> UInt16? {
     var configuration = WebSocketClientConfiguration()
     configuration.maxFrameSize = 16 * 1024 * 1024
-    _ = try? await WebSocketClient.connect(
+    let closed = try? await WebSocketClient.connect(
         url: "ws://127.0.0.1:\(port)/api/documents/\(id)/live\(version.map { "?version=\($0)" } ?? "")",
         configuration: configuration,
         logger: Logger(label: "bench-window")
@@ -491,4 +492,7 @@ func liveWindow(
             group.cancelAll()
         }
     }
+    // The server's close code: 4503 and the like aren't among the standard ones.
+    guard case .unknown(let code) = closed?.closeCode else { return nil }
+    return code
 }
