@@ -134,6 +134,7 @@ final class CrowdFollowers: Sendable {
             windows[index].retryAt = nil
             let query = windows[index].version.map { "?version=\($0)" } ?? ""
             let path = "/api/documents/\(windows[index].id.uuidString)/live\(query)"
+            windows[index].closeCode = nil  // a refused connection is not a 4503
             guard let socket = RawLiveSocket(port: connection.port, path: path) else {
                 lost(index, &windows, &retrying, epoll: epoll, connection)
                 continue
@@ -142,7 +143,6 @@ final class CrowdFollowers: Sendable {
             windows[index].pending.removeAll()
             windows[index].message.removeAll()
             windows[index].upgraded = false
-            windows[index].closeCode = nil
             windows[index].descriptor = socket.descriptor
             Self.watch(socket.descriptor, as: index, in: epoll)
         }

@@ -23,6 +23,7 @@ struct MaintenanceService: Service {
         var lastThinning = ContinuousClock.now - .seconds(6 * 3600 - 5)
         // Titles stored before they were kept folded for search, 500 a turn until none are left.
         var titlesFolded = false
+        var foldedThrough: UUID?
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await cancelWhenGracefulShutdown {
                 try await Task.sleep(for: interval)
@@ -30,7 +31,10 @@ struct MaintenanceService: Service {
             await library.maintain()
             if !titlesFolded {
                 do {
-                    titlesFolded = try await library.store.foldTitles(limit: 500) == 0
+                    foldedThrough = try await library.store.foldTitles(after: foldedThrough, limit: 500)
+                    titlesFolded = foldedThrough == nil
+                } catch StoreError.unavailable {
+                    // The database is away (said elsewhere): tried again next turn.
                 } catch {
                     logger.error("Folding titles for search failed: \(error)")
                 }

@@ -99,9 +99,10 @@ public protocol DocumentStore: Sendable {
     func deleteDocument(id: UUID) async throws -> Bool
 
     /// Folds, as titles are searched (``SearchFolding``), the titles of up to `limit` documents
-    /// stored before titles were kept folded; how many it folded, 0 once there are none left.
-    /// The server's maintenance calls it until then.
-    func foldTitles(limit: Int) async throws -> Int
+    /// stored before titles were kept folded (shared migration 8), in the order of their ids,
+    /// from after `after`; returns where to go on from, or nil once there are none left. The
+    /// server's maintenance calls it, a batch a turn, until then.
+    func foldTitles(after: UUID?, limit: Int) async throws -> UUID?
 }
 
 /// The changes other processes commit to a store they share — other servers on PostgreSQL,
@@ -311,7 +312,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
 
 extension DocumentStore {
     /// Nothing to fold, for stores that keep no folded titles.
-    public func foldTitles(limit: Int) async throws -> Int { 0 }
+    public func foldTitles(after: UUID?, limit: Int) async throws -> UUID? { nil }
 
     /// Through ``logEntries(of:in:)``, for stores with nothing quicker.
     public func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int? {

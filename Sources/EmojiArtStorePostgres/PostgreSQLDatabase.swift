@@ -351,40 +351,52 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
         try await transaction(statements, setUp: nil)
     }
 
-    /// Runs the statements in one transaction, after `setUp` (how the transaction behaves).
+    /// Runs the statements in one transaction, after `setUp` (how the transaction behaves). Should
+    /// a prepared append fail with PostgreSQL's answer (so nothing was written), the whole is run
+    /// once more: its connection now goes unprepared (``PreparedAppend``).
     private func transaction(_ statements: [SQLStatement], setUp: String?) async throws -> [[SQLRow]] {
         try pool.health.check()
         do {
-            let logger = logger
-            if setUp == nil, statements.count == 1, statements[0].errorIfNoRow == nil {
-                // One statement is a transaction of its own: no BEGIN and COMMIT round trips.
-                let statement = statements[0]
-                return try await client.withConnection { connection in
-                    try await connection.whileOpen(watchedBy: watch) {
-                        [try await Self.run(statement, on: $0, logger: logger)]
-                    }
-                }
-            }
-            return try await client.withConnection { connection in
-                try await connection.whileOpen(watchedBy: watch) { connection in
-                    try await connection.withTransaction(logger: logger) { connection in
-                        if let setUp { try await connection.query(PostgresQuery(unsafeSQL: setUp), logger: logger) }
-                        var results: [[SQLRow]] = []
-                        for statement in statements {
-                            let rows = try await Self.run(statement, on: connection, logger: logger)
-                            // Thrown inside the transaction, so it is rolled back.
-                            if rows.isEmpty, let error = statement.errorIfNoRow { throw error }
-                            results.append(rows)
-                        }
-                        return results
-                    }
-                }
+            do {
+                return try await attempt(statements, setUp: setUp)
+            } catch let error where PreparedAppend.Failed.answered(error) {
+                return try await attempt(statements, setUp: setUp)
             }
         } catch let error as PostgresTransactionError {
             throw pool.health.noting(
-                Self.translated(error.closureError ?? error.commitError ?? error.beginError ?? error))
+                Self.translated(
+                    PreparedAppend.Failed.unwrapped(
+                        error.closureError ?? error.commitError ?? error.beginError ?? error)))
         } catch {
-            throw pool.health.noting(Self.translated(error))
+            throw pool.health.noting(Self.translated(PreparedAppend.Failed.unwrapped(error)))
+        }
+    }
+
+    private func attempt(_ statements: [SQLStatement], setUp: String?) async throws -> [[SQLRow]] {
+        let logger = logger
+        if setUp == nil, statements.count == 1, statements[0].errorIfNoRow == nil {
+            // One statement is a transaction of its own: no BEGIN and COMMIT round trips.
+            let statement = statements[0]
+            return try await client.withConnection { connection in
+                try await connection.whileOpen(watchedBy: watch) {
+                    [try await Self.run(statement, on: $0, logger: logger)]
+                }
+            }
+        }
+        return try await client.withConnection { connection in
+            try await connection.whileOpen(watchedBy: watch) { connection in
+                try await connection.withTransaction(logger: logger) { connection in
+                    if let setUp { try await connection.query(PostgresQuery(unsafeSQL: setUp), logger: logger) }
+                    var results: [[SQLRow]] = []
+                    for statement in statements {
+                        let rows = try await Self.run(statement, on: connection, logger: logger)
+                        // Thrown inside the transaction, so it is rolled back.
+                        if rows.isEmpty, let error = statement.errorIfNoRow { throw error }
+                        results.append(rows)
+                    }
+                    return results
+                }
+            }
         }
     }
 
@@ -408,10 +420,19 @@ public final class PostgreSQLDatabase: SQLDatabase, StoreChangeFeed {
     static func run(_ statement: SQLStatement, on connection: PostgresConnection, logger: Logger) async throws
         -> [SQLRow]
     {
-        try await rows(of: connection.query(try query(statement), logger: logger))
+        let query = try query(statement)
+        if PreparedAppend.runs(query, on: connection) {
+            do {
+                return try await rows(of: connection.execute(PreparedAppend(bindings: query.binds), logger: logger))
+            } catch {
+                PreparedAppend.failed(on: connection)
+                throw PreparedAppend.Failed(underlying: error)
+            }
+        }
+        return try await rows(of: connection.query(query, logger: logger))
     }
 
-    private static func rows(of sequence: PostgresRowSequence) async throws -> [SQLRow] {
+    private static func rows(of sequence: some AsyncSequence<PostgresRow, any Error>) async throws -> [SQLRow] {
         var result: [SQLRow] = []
         for try await row in sequence {
             result.append(try row.map(SQLValue.init))

@@ -14,6 +14,10 @@ public enum LiveCloseCode: UInt16, Sendable, CaseIterable {
     case fellBehind = 4408
     /// The window sent more messages than a person could.
     case tooManyMessages = 4429
-    /// The server's copy of the document closed (or it is shutting down): reconnect.
+    /// The server's copy of the document closed, or the server can't reach its database for now:
+    /// reconnect soon (the browser tries again at least every 2 s).
     case documentClosed = 4503
+    /// What is stored can't be read (a corrupt document): trying again soon won't mend it, so
+    /// the browser tries again with its usual, growing backoff.
+    case unreadable = 1011
 }

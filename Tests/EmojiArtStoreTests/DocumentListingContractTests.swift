@@ -132,9 +132,15 @@ struct DocumentListingContractTests {
         try await sql.database.write(SQLStatement("UPDATE document SET title_key = NULL"))
         #expect(try await search("alles") == ["Über alles"])
         #expect(try await search("uber").isEmpty)
-        #expect(try await stores.documents.foldTitles(limit: 3) == 3)
-        #expect(try await stores.documents.foldTitles(limit: 3) == 1)
-        #expect(try await stores.documents.foldTitles(limit: 3) == 0)
+        let first = try await stores.documents.foldTitles(after: nil, limit: 3)
+        let foldedFirst = [
+            try await search("uber"), try await search("creme"), try await search("cafe"), try await search("full"),
+        ]
+        #expect(foldedFirst.filter(\.isEmpty).count == 1, "3 of the 4 folded")
+        let second = try await stores.documents.foldTitles(after: first, limit: 3)
+        #expect(first != nil && second != nil && first != second)
+        #expect(try await stores.documents.foldTitles(after: second, limit: 3) == nil, "none left after the last")
+        #expect(try await stores.documents.foldTitles(after: nil, limit: 3) == nil, "none left at all")
         #expect(try await search("uber") == ["Über alles"])
         #expect(try await search("creme") == ["Crème brûlée"])
         #expect(try await stores.documents.loadCurrent(id: uber)?.document.title == "Über alles")

@@ -130,6 +130,12 @@ struct MigrationTests {
 
     private func expectCarriedForward(_ stores: Stores, title: String) async throws {
         #expect(try await stores.documents.loadCurrent(id: Self.documentID)?.document.title == title)
+        // Its title is folded for search by the maintenance (shared migration 8), once.
+        #expect(try await stores.documents.foldTitles(after: nil, limit: 10) == Self.documentID)
+        #expect(try await stores.documents.foldTitles(after: nil, limit: 10) == nil)
+        let found = try await stores.documents.listDocuments(
+            DocumentListing(scope: .everything, titleContains: title.uppercased(), limit: 5))
+        #expect(found.entries.map(\.summary.id) == [Self.documentID])
         #expect(try await stores.shares.role(of: LocalUser.id, on: Self.documentID) == .owner)
         #expect(
             try await stores.palettes.loadPalettes(owner: LocalUser.id) == [

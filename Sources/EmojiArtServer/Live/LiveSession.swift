@@ -92,7 +92,7 @@ final class LiveSession: LiveSocketSession, Sendable {
             }
             grant = found
         } catch {
-            return close(.documentClosed, reason: "Try again.")
+            return close(failing: error)
         }
         // A revoked link, a changed role, an ended session end the connection with 4403 and the
         // reason, after what was queued before it.
@@ -122,7 +122,7 @@ final class LiveSession: LiveSocketSession, Sendable {
             else { return close(.noDocument, reason: "There is no such document.") }
             (document, following) = found
         } catch {
-            return close(.documentClosed, reason: "Try again.")
+            return close(failing: error)
         }
         state.withLock { $0.opened = Opened(document: document, following: following, role: grant.role) }
         if let missed = following.missed {

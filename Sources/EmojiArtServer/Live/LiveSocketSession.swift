@@ -1,3 +1,4 @@
+import EmojiArtStore
 import EmojiArtWire
 import Synchronization
 
@@ -73,5 +74,15 @@ extension LiveSocketSession {
     func close(_ code: LiveCloseCode, reason: String) {
         withInbox { $0.closing() }
         socket.close(.unknown(code.rawValue), reason: reason)
+    }
+
+    /// Closes because what the window asked for couldn't be served: 4503, to come back soon (the
+    /// database is away, the document's copy closed), or 1011 when what is stored can't be read.
+    func close(failing error: any Error) {
+        if case StoreError.corrupt = error {
+            close(.unreadable, reason: "The server can't read what is stored.")
+        } else {
+            close(.documentClosed, reason: "Try again.")
+        }
     }
 }

@@ -54,7 +54,7 @@ final class PaletteSession: LiveSocketSession, Sendable {
             id = try await library.follow { writer.send(LiveMessages.palettes($0)) }
         } catch {
             channel.logger.debug("palette connection ended: \(error)")
-            return close(.documentClosed, reason: "Try again.")
+            return close(failing: error)
         }
         state.withLock { $0.following = (library, id) }
     }

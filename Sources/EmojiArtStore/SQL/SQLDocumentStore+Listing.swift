@@ -40,21 +40,29 @@ extension SQLDocumentStore {
         return DocumentListPage(entries: entries, next: more ? entries.last?.position : nil)
     }
 
-    public func foldTitles(limit: Int) async throws -> Int {
+    public func foldTitles(after: UUID?, limit: Int) async throws -> UUID? {
+        // Along the primary key from where the last batch ended: each batch costs its own rows,
+        // never a scan of those folded before it.
+        let from = after == nil ? "" : "id > ? AND "
         let rows = try await database.read(
-            SQLStatement("SELECT id, title FROM document WHERE title_key IS NULL LIMIT \(max(1, limit))"))
-        guard !rows.isEmpty else { return 0 }
-        try await database.write(
-            try rows.map { row in
-                guard let id = row[0].uuidValue, let title = row[1].string else {
-                    throw StoreError.corrupt("a document's title can't be read")
-                }
-                // A title written meanwhile was written with its own folded form.
-                return SQLStatement(
-                    "UPDATE document SET title_key = ? WHERE id = ? AND title = ? AND title_key IS NULL",
-                    [.text(SearchFolding.fold(title)), .uuid(id), .text(title)])
-            })
-        return rows.count
+            SQLStatement(
+                "SELECT id, title FROM document WHERE \(from)title_key IS NULL ORDER BY id LIMIT \(max(1, limit))",
+                after.map { [.uuid($0)] } ?? []))
+        guard !rows.isEmpty else { return nil }
+        // One transaction, one commit, the rows in the order of their ids — as appends sharing a
+        // commit take them, and other servers folding too — so none of them can deadlock.
+        let folds = try rows.map { row -> (id: UUID, statement: SQLStatement) in
+            guard let id = row[0].uuidValue, let title = row[1].string else {
+                throw StoreError.corrupt("a document's title can't be read")
+            }
+            // A title written meanwhile was written with its own folded form.
+            let fold = SQLStatement(
+                "UPDATE document SET title_key = ? WHERE id = ? AND title = ? AND title_key IS NULL",
+                [.text(SearchFolding.fold(title)), .uuid(id), .text(title)])
+            return (id, fold)
+        }
+        try await database.write(folds.map(\.statement))
+        return folds.last?.id
     }
 
     /// Up to `limit` summaries from `source` (`d` the documents), after the listing's position,

@@ -230,25 +230,9 @@ public struct SQLDocumentStore: DocumentStore {
         statement: SQLStatement, result: @Sendable (SQLRow?) -> Result<Void, any Error>
     ) {
         let first = append.entries[0].version
-        let rows =
-            Array(repeating: "(?::bigint, ?::bytea, ?::double precision, ?::text, ?::text, ?::uuid, ?::text)", count: 1)
-            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: append.entries.count - 1)
         let announcement = database.dialect.announce?(.appended(append.id, version: append.summary.version))
         let statement = SQLStatement(
-            """
-            WITH moved AS (
-                UPDATE document SET title = ?, title_key = ?, emoji_count = ?, version = ?, updated_at = ?
-                WHERE id = ? AND version = ? RETURNING id
-            ), logged AS (
-                INSERT INTO edit_log (document_id, version, edits, date, step, request_id, author, action_name)
-                SELECT moved.id, entry.* FROM moved, (VALUES \(rows.joined(separator: ", "))) AS entry
-                RETURNING 1
-            ), announced AS (
-                \(announcement.map { "\($0.sql) FROM moved" } ?? "SELECT 1 FROM moved WHERE false")
-            )
-            SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM logged), (SELECT count(*) FROM announced),
-                EXISTS (SELECT 1 FROM document WHERE id = ?)
-            """,
+            Self.appendSQL(entries: append.entries.count, announcing: announcement?.sql),
             Self.moveBinds(append, from: first - 1) + append.entries.flatMap(Self.logBinds)
                 + (announcement?.binds ?? []) + [.uuid(append.id)])
         let (id, count) = (append.id, append.entries.count)
@@ -269,6 +253,30 @@ public struct SQLDocumentStore: DocumentStore {
                         ? StoreError.versionConflict(id: id, expected: first - 1) : StoreError.notFound(id))
             }
         )
+    }
+
+    /// The statement of ``appendStatement(_:)`` for `entries` log rows, with `announcing` (the
+    /// dialect's announcement, `SELECT pg_notify(?, ?)`) run once if the document moved. One
+    /// entry's is the same text every time: PostgreSQL prepares it once per connection
+    /// (EmojiArtStorePostgres, `PreparedAppend`).
+    public static func appendSQL(entries: Int, announcing: String?) -> String {
+        let rows =
+            Array(repeating: "(?::bigint, ?::bytea, ?::double precision, ?::text, ?::text, ?::uuid, ?::text)", count: 1)
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: entries - 1)
+        return """
+            WITH moved AS (
+                UPDATE document SET title = ?, title_key = ?, emoji_count = ?, version = ?, updated_at = ?
+                WHERE id = ? AND version = ? RETURNING id
+            ), logged AS (
+                INSERT INTO edit_log (document_id, version, edits, date, step, request_id, author, action_name)
+                SELECT moved.id, entry.* FROM moved, (VALUES \(rows.joined(separator: ", "))) AS entry
+                RETURNING 1
+            ), announced AS (
+                \(announcing.map { "\($0) FROM moved" } ?? "SELECT 1 FROM moved WHERE false")
+            )
+            SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM logged), (SELECT count(*) FROM announced),
+                EXISTS (SELECT 1 FROM document WHERE id = ?)
+            """
     }
 
     /// The binds of the document's move: its new summary (its title also as searched), where it

@@ -199,9 +199,11 @@ public enum SharedSchema {
                 statements: [
                     // Each title folded as every search is (``SearchFolding``: case, accents,
                     // width), written with the title. Documents from before this are folded by
-                    // the server's maintenance (``SQLDocumentStore/foldTitles(limit:)``); until
-                    // then their titles are searched as before, lower-cased by the database.
-                    "ALTER TABLE document ADD COLUMN title_key TEXT"
+                    // the server's maintenance (``SQLDocumentStore/foldTitles(after:limit:)``),
+                    // found through the index below (empty once they are all folded); until then
+                    // their titles are searched lower-cased by the database.
+                    "ALTER TABLE document ADD COLUMN title_key TEXT",
+                    "CREATE INDEX document_title_unfolded ON document (id) WHERE title_key IS NULL",
                 ]),
         ]
     }

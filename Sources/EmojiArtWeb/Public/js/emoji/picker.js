@@ -270,7 +270,10 @@ export class EmojiPicker {
 
   refocus(place) {
     if (place.tab !== undefined) {
-      [...this.tabs.children].find((tab) => tab.getAttribute("aria-label") === place.tab)?.focus();
+      const tab = [...this.tabs.children].find((each) => each.getAttribute("aria-label") === place.tab);
+      if (!tab) return;
+      this.markTab(Number(tab.dataset.section)); // selected as it was, and the tab stop
+      tab.focus();
       return;
     }
     const section = this.grid.sections.find((s) => s.title === place.section);
@@ -342,9 +345,9 @@ export class EmojiPicker {
   markTab(index) {
     for (const tab of this.tabs.children) {
       const selected = Number(tab.dataset.section) === index;
+      tab.tabIndex = selected ? 0 : -1; // one tab stop, whichever tab was focused last
       if ((tab.getAttribute("aria-selected") === "true") === selected) continue;
       tab.setAttribute("aria-selected", String(selected));
-      tab.tabIndex = selected ? 0 : -1;
     }
   }
 
