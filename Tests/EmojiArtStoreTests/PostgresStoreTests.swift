@@ -269,105 +269,99 @@ private actor Heard<Event: Sendable> {
 /// The append of one entry — most of what a server writes — is prepared once per connection.
 @Suite("A prepared append", .enabled(if: TestPostgres.url != nil, "needs $EMOJIART_TEST_POSTGRES (scripts/test)"))
 struct PreparedAppendTests {
-    @Test func oneEntryAppendsArePreparedOnceAndLongerOnesAreNot() async throws {
+    /// A store on a pool of one connection — every statement on it, so its prepared statements
+    /// can be listed — holding one document titled `title`, made at 1,000 s.
+    func oneConnection(
+        _ title: String, _ test: (PostgreSQLDatabase, SQLDocumentStore, StoredDocument) async throws -> Void
+    ) async throws {
         var connection = try await TestPostgres.freshDatabase()
-        connection.poolSize = 1  // every statement on the one connection, whose prepared statements are listed
+        connection.poolSize = 1
         let database = try await PostgreSQLDatabase.open(connection)
         defer { database.close() }
         let store = SQLDocumentStore(database: database)
         let date = Date(timeIntervalSince1970: 1_000)
         let record = StoredDocument(
-            id: UUID(), document: try EmojiArtDocument(title: "Prepared"), version: 0, createdAt: date, updatedAt: date)
+            id: UUID(), document: try EmojiArtDocument(title: title), version: 0, createdAt: date, updatedAt: date)
         try await store.createDocument(record, owner: LocalUser.id)
-        func summary(_ version: Int) -> DocumentSummary {
-            DocumentSummary(
-                id: record.id, title: "Prepared \(version)", emojiCount: 0, version: version, createdAt: date,
-                updatedAt: date.addingTimeInterval(Double(version)))
-        }
-        for version in 1...3 {
-            let author: UUID? = version == 2 ? LocalUser.id : nil
-            try await store.append(
-                [
-                    LogEntry(
-                        version: version, edits: [.retitle("Prepared \(version)")], date: date,
-                        requestID: version == 1 ? nil : "r\(version)", author: author)
-                ],
-                to: record.id, summary: summary(version))
-        }
+        try await test(database, store, record)
+    }
+
+    /// The document retitled "`title` `version`" at `version`, as one append.
+    func retitle(
+        _ store: SQLDocumentStore, _ record: StoredDocument, to version: Int, requestID: String? = nil,
+        author: UUID? = nil
+    ) async throws {
+        let title = "\(record.document.title) \(version)"
         try await store.append(
-            [4, 5].map { LogEntry(version: $0, edits: [.retitle("Prepared \($0)")], date: date) }, to: record.id,
-            summary: summary(5))
-        let prepared = try await database.read(
-            SQLStatement("SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%WITH moved AS%'"))
-        #expect(prepared.map { $0[0].string } == [PreparedAppend.sql])
-        // Refusals read the same from a prepared append.
-        let stale = try await store.append([
-            LogAppend(
-                id: record.id, entries: [LogEntry(version: 3, edits: [.retitle("Stale")], date: date)],
-                summary: summary(3))
-        ])
-        #expect(throws: StoreError.versionConflict(id: record.id, expected: 2)) { try stale[0].get() }
-        let loaded = try #require(try await store.loadDocument(id: record.id))
-        #expect(loaded.log.map(\.version) == [1, 2, 3, 4, 5])
-        #expect(loaded.log.map(\.requestID) == [nil, "r2", "r3", nil, nil])
-        #expect(loaded.log[1].author == LocalUser.id)
-        #expect(try await store.listDocuments().first?.title == "Prepared 5")
+            [
+                LogEntry(
+                    version: version, edits: [.retitle(title)], date: record.createdAt, requestID: requestID,
+                    author: author)
+            ],
+            to: record.id,
+            summary: DocumentSummary(
+                id: record.id, title: title, emojiCount: 0, version: version, createdAt: record.createdAt,
+                updatedAt: record.createdAt.addingTimeInterval(Double(version))))
+    }
+
+    @Test func oneEntryAppendsArePreparedOnceAndLongerOnesAreNot() async throws {
+        try await oneConnection("Prepared") { database, store, record in
+            for version in 1...3 {
+                try await retitle(
+                    store, record, to: version, requestID: version == 1 ? nil : "r\(version)",
+                    author: version == 2 ? LocalUser.id : nil)
+            }
+            try await store.append(
+                [4, 5].map { LogEntry(version: $0, edits: [.retitle("Prepared \($0)")], date: record.createdAt) },
+                to: record.id,
+                summary: DocumentSummary(
+                    id: record.id, title: "Prepared 5", emojiCount: 0, version: 5, createdAt: record.createdAt,
+                    updatedAt: record.createdAt.addingTimeInterval(5)))
+            let prepared = try await database.read(
+                SQLStatement("SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%WITH moved AS%'"))
+            #expect(prepared.map { $0[0].string } == [PreparedAppend.sql])
+            // Refusals read the same from a prepared append.
+            let stale = try await store.append([
+                LogAppend(
+                    id: record.id, entries: [LogEntry(version: 3, edits: [.retitle("Stale")], date: record.createdAt)],
+                    summary: DocumentSummary(
+                        id: record.id, title: "Stale", emojiCount: 0, version: 3, createdAt: record.createdAt,
+                        updatedAt: record.createdAt))
+            ])
+            #expect(throws: StoreError.versionConflict(id: record.id, expected: 2)) { try stale[0].get() }
+            let loaded = try #require(try await store.loadDocument(id: record.id))
+            #expect(loaded.log.map(\.version) == [1, 2, 3, 4, 5])
+            #expect(loaded.log.map(\.requestID) == [nil, "r2", "r3", nil, nil])
+            #expect(loaded.log[1].author == LocalUser.id)
+            #expect(try await store.listDocuments().first?.title == "Prepared 5")
+        }
     }
 
     @Test func aConnectionWhereItFailedGoesOnUnprepared() async throws {
-        var connection = try await TestPostgres.freshDatabase()
-        connection.poolSize = 1
-        let database = try await PostgreSQLDatabase.open(connection)
-        defer { database.close() }
-        let store = SQLDocumentStore(database: database)
-        let date = Date(timeIntervalSince1970: 1_000)
-        let record = StoredDocument(
-            id: UUID(), document: try EmojiArtDocument(title: "Unprepared"), version: 0, createdAt: date,
-            updatedAt: date)
-        try await store.createDocument(record, owner: LocalUser.id)
-        let summary = DocumentSummary(
-            id: record.id, title: "Moved", emojiCount: 0, version: 1, createdAt: date, updatedAt: date)
-        let entry = LogEntry(version: 1, edits: [.retitle("Moved")], date: date)
-        // Its preparation fails once on the pool's one connection (postgres-nio keeps that
-        // failure for the connection's life) …
-        try await database.write(SQLStatement("ALTER TABLE document RENAME COLUMN title_key TO title_key_away"))
-        await #expect(throws: (any Error).self) { try await store.append([entry], to: record.id, summary: summary) }
-        try await database.write(SQLStatement("ALTER TABLE document RENAME COLUMN title_key_away TO title_key"))
-        // … and the connection goes on with the statement unprepared.
-        try await store.append([entry], to: record.id, summary: summary)
-        #expect(try await store.listDocuments().first?.version == 1)
-        let prepared = try await database.read(
-            SQLStatement("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%WITH moved AS%'"))
-        #expect(prepared.first?[0].int == 0)
+        try await oneConnection("Unprepared") { database, store, record in
+            // Its preparation fails once on the pool's one connection (postgres-nio keeps that
+            // failure for the connection's life) …
+            try await database.write(SQLStatement("ALTER TABLE document RENAME COLUMN title_key TO title_key_away"))
+            await #expect(throws: (any Error).self) { try await retitle(store, record, to: 1) }
+            try await database.write(SQLStatement("ALTER TABLE document RENAME COLUMN title_key_away TO title_key"))
+            // … and the connection goes on with the statement unprepared.
+            try await retitle(store, record, to: 1)
+            #expect(try await store.listDocuments().first?.version == 1)
+            let prepared = try await database.read(
+                SQLStatement("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%WITH moved AS%'"))
+            #expect(prepared.first?[0].int == 0)
+        }
     }
 
     @Test func anAppendWhosePreparedStatementIsGoneIsWrittenUnprepared() async throws {
-        var connection = try await TestPostgres.freshDatabase()
-        connection.poolSize = 1
-        let database = try await PostgreSQLDatabase.open(connection)
-        defer { database.close() }
-        let store = SQLDocumentStore(database: database)
-        let date = Date(timeIntervalSince1970: 1_000)
-        let record = StoredDocument(
-            id: UUID(), document: try EmojiArtDocument(title: "Pooled"), version: 0, createdAt: date, updatedAt: date)
-        try await store.createDocument(record, owner: LocalUser.id)
-        func append(_ version: Int) async throws {
-            try await store.append(
-                [
-                    LogEntry(
-                        version: version, edits: [.retitle("Pooled \(version)")], date: date, requestID: "r\(version)")
-                ],
-                to: record.id,
-                summary: DocumentSummary(
-                    id: record.id, title: "Pooled \(version)", emojiCount: 0, version: version, createdAt: date,
-                    updatedAt: date))
+        try await oneConnection("Pooled") { database, store, record in
+            try await retitle(store, record, to: 1, requestID: "r1")
+            // As a pooler in transaction mode would: the server forgets it, postgres-nio doesn't.
+            try await database.write(SQLStatement("DEALLOCATE ALL"))
+            try await retitle(store, record, to: 2, requestID: "r2")  // refused prepared, written unprepared: once
+            try await retitle(store, record, to: 3, requestID: "r3")
+            let loaded = try #require(try await store.loadDocument(id: record.id))
+            #expect(loaded.log.map(\.requestID) == ["r1", "r2", "r3"])
         }
-        try await append(1)
-        // As a pooler in transaction mode would: the server forgets it, postgres-nio doesn't.
-        try await database.write(SQLStatement("DEALLOCATE ALL"))
-        try await append(2)  // refused prepared, written unprepared: once
-        try await append(3)
-        let loaded = try #require(try await store.loadDocument(id: record.id))
-        #expect(loaded.log.map(\.requestID) == ["r1", "r2", "r3"])
     }
 }
