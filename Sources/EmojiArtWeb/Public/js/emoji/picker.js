@@ -81,8 +81,7 @@ export class EmojiPicker {
           this.catalogue = catalogue;
           this.showTabs();
           this.showTone();
-          // What was typed while the catalogue loaded is searched now, not drawn over.
-          if (this.isOpen) this.searched();
+          if (this.isOpen) this.searched(); // what was typed meanwhile is searched, not drawn over
           // Fold the search's terms after the first group is drawn, before the first keystroke.
           setTimeout(() => catalogue.prepareSearch(), 50);
         },
