@@ -74,6 +74,15 @@ public actor LiveDocument {
         return withBackgroundState(replica.committed)
     }
 
+    /// The document at `version` or newer: a copy behind it — the version was committed
+    /// through another server whose notice hasn't arrived — reads the store first. Still older
+    /// afterwards, the store has no such version yet.
+    public func state(atLeast version: Int) async throws -> LiveDocumentState {
+        try checkOpen()
+        if version > replica.committed.version { await catchUpNow() }
+        return try state()
+    }
+
     private func withBackgroundState(_ state: LiveDocumentState) -> LiveDocumentState {
         var state = state
         state.backgroundState = background.state

@@ -449,6 +449,19 @@ struct LiveDocumentTests {
         #expect(try await document.state().document.emojis.count == 2)
     }
 
+    // A read for a version committed through another server, before its notice arrived here
+    // (a client reading through another instance what it was just told is done): the copy
+    // reads the store rather than answer with an older version. A plain read doesn't.
+    @Test func aReadForANewerVersionCatchesUpFirst() async throws {
+        let (_, _, document) = try await copyBehindAnotherServer()
+        #expect(try await document.state().version == 0)
+        let read = try await document.state(atLeast: 1)
+        #expect(read.version == 1)
+        #expect(read.document.emojis.count == 1)
+        // A version nobody has made yet: the newest there is.
+        #expect(try await document.state(atLeast: 5).version == 1)
+    }
+
     // Finding 5: a conflict found after the copy was closed says why it closed.
     @Test func aConflictOnACopyDeletedMeanwhileSaysDeleted() async throws {
         let (here, created, document) = try await copyBehindAnotherServer()

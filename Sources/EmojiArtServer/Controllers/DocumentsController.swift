@@ -365,11 +365,14 @@ struct DocumentsController {
 
     /// The document now, or at the version `?version=N` asks for (docs/API.md, "History").
     private func state(_ id: UUID, _ request: Request) async throws -> LiveDocumentState {
-        let current = try await library.document(id) { try await $0.state() }
-        guard let text = request.uri.queryParameters.get("version") else { return current }
+        guard let text = request.uri.queryParameters.get("version") else {
+            return try await library.document(id) { try await $0.state() }
+        }
         guard let version = Int(text), version >= 0 else {
             throw APIError.badRequest("The version must be a whole number, 0 or more.")
         }
+        // A version newer than this copy's may have been committed through another instance.
+        let current = try await library.document(id) { try await $0.state(atLeast: version) }
         if version == current.version { return current }
         guard version < current.version, let past = try await library.history.document(id: id, at: version) else {
             throw HistoryError.versionUnavailable(version)
