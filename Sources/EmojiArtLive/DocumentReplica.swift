@@ -194,6 +194,12 @@ struct DocumentReplica {
             if let version = committedRequests[requestID] { return .alreadyApplied(version: version) }
             if let ticket = stagedRequests[requestID] { return .joined(ticket) }
             if let refusal = refusedRequests[requestID] { throw refusal }
+            if let claim = RequestKey.claimPrefix(of: requestID),
+                committedRequests.keys.contains(where: { $0.hasPrefix(claim) })
+                    || stagedRequests.keys.contains(where: { $0.hasPrefix(claim) })
+            {
+                throw LiveDocumentError.keyReused
+            }
         }
         // The client can only have seen committed versions, of this copy or another server's.
         if operation.baseVersion > committed.version { return .behind }

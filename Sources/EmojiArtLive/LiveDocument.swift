@@ -155,21 +155,31 @@ public actor LiveDocument {
     /// request ids this copy remembers (a browser back after days offline, its answer lost in a
     /// crash) — that the store's log says was committed: it is not applied again. Asked of the
     /// store only then, so the usual request costs nothing more.
+    ///
+    /// A keyed request (``RequestKey``) is looked for whatever its base: the first request the
+    /// log holds under its key is it (then it was committed) or another (``LiveDocumentError/keyReused``).
     private func wasCommittedLongAgo(_ operation: DocumentOperation) async throws -> Bool {
-        guard let requestID = operation.requestID, !replica.knows(request: requestID),
-            replica.mayHaveForgotten(requestsAfter: operation.baseVersion)
-        else { return false }
-        let found: Int?
+        guard let requestID = operation.requestID, !replica.knows(request: requestID) else { return false }
+        let claim = RequestKey.claimPrefix(of: requestID)
+        guard claim != nil || replica.mayHaveForgotten(requestsAfter: operation.baseVersion) else { return false }
+        let found: (requestID: String, version: Int)?
         do {
-            found = try await store.version(ofRequest: requestID, in: id, after: operation.baseVersion)
+            found =
+                if let claim {
+                    try await store.firstRequest(in: id, startingWith: String(claim))
+                } else {
+                    try await store.version(ofRequest: requestID, in: id, after: operation.baseVersion)
+                        .map { (requestID, $0) }
+                }
         } catch StoreError.unavailable(let reason) {
             throw LiveDocumentError.storeUnavailable(reason)
         } catch {
             throw LiveDocumentError.storeFailed(String(describing: error))
         }
         guard let found else { return false }
+        guard found.requestID == requestID else { throw LiveDocumentError.keyReused }
         // Committed at a version this copy hasn't applied (another server's): the answer includes it.
-        if found > replica.committed.version { await catchUpNow() }
+        if found.version > replica.committed.version { await catchUpNow() }
         return true
     }
 

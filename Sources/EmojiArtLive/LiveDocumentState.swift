@@ -48,6 +48,8 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
     /// The edits are refused as they would be whatever came first (a locked emoji): the core's
     /// error, answered as it is.
     case refused(EmojiArtError)
+    /// A keyed request (``RequestKey``) under a key another request already took: not applied.
+    case keyReused
 
     public var description: String {
         switch self {
@@ -60,6 +62,8 @@ public enum LiveDocumentError: Error, Equatable, CustomStringConvertible {
         case .nothingToUndo: "there is nothing to undo."
         case .nothingToRedo: "there is nothing to redo."
         case .refused(let error): error.description
+        case .keyReused:
+            "this key was already used for a different request, so this one was not applied; send a new change with a new key."
         }
     }
 }

@@ -78,6 +78,10 @@ public protocol DocumentStore: Sendable {
     /// request ids a live copy remembers.
     func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int?
 
+    /// The oldest request in the document's log whose id starts with `prefix`, with its version:
+    /// the request that took a key (``RequestKey``), as long as the log holds it.
+    func firstRequest(in id: UUID, startingWith prefix: String) async throws -> (requestID: String, version: Int)?
+
     /// The newest checkpoint at or before `version`, or nil (no such document, or none that old).
     func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument?
 
@@ -318,6 +322,16 @@ extension DocumentStore {
     public func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int? {
         guard version < Int.max else { return nil }
         return try await logEntries(of: id, in: (version + 1)...Int.max).first { $0.requestID == requestID }?.version
+    }
+
+    /// Through ``logEntries(of:in:)``, for stores with nothing quicker.
+    public func firstRequest(in id: UUID, startingWith prefix: String) async throws
+        -> (requestID: String, version: Int)?
+    {
+        for entry in try await logEntries(of: id, in: 0...Int.max) {
+            if let requestID = entry.requestID, requestID.hasPrefix(prefix) { return (requestID, entry.version) }
+        }
+        return nil
     }
 
     /// Through ``loadDocument(id:)``, for stores with nothing quicker.

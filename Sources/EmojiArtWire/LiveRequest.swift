@@ -15,7 +15,7 @@ public enum LiveRequest: Equatable, Sendable {
     public static let maximumRequestIDLength = 64
     /// How the request ids REST changes make from their `Idempotency-Key` start: a window's may
     /// not, so no window can take a REST client's key.
-    public static let restPrefix = "key "
+    public static let restPrefix = RequestKey.prefix
 
     public var requestID: String {
         switch self {

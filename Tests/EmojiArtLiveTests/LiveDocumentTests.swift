@@ -393,6 +393,63 @@ struct LiveDocumentTests {
         #expect(new.version == 6)
     }
 
+    /// A keyed request (a REST `Idempotency-Key`, ``RequestKey``): sent again it is recognised,
+    /// whatever its base; another request under the same key is refused and changes nothing —
+    /// on the copy that took the key, and on a fresh copy that only the store's log can tell,
+    /// the key taken at a version before its snapshot and with a current base (as a rename has).
+    @Test func aKeyTakenByOneRequestRefusesAnotherOnEveryCopy() async throws {
+        let store = Stores.inMemory().documents
+        let before = makeLibrary(store: store)
+        let created = try await before.create(try EmojiArtDocument())
+        let first = RequestKey.requestID(claim: "user edits k", fingerprint: "aaa")
+        let other = RequestKey.requestID(claim: "user edits k", fingerprint: "bbb")
+        let document = try #require(try await before.document(created.id))
+        _ = try await document.perform([emoji(1)], baseVersion: 0, requestID: first)
+        #expect(try await document.perform([emoji(1)], baseVersion: 0, requestID: first).version == 1)
+        await #expect(throws: LiveDocumentError.keyReused) {
+            try await document.perform([emoji(2)], baseVersion: 1, requestID: other)
+        }
+        // Another claim (another sender, route or key) is free; a longer key isn't the same key.
+        for claim in ["user edits k2", "user rename k", "other edits k"] {
+            let id = RequestKey.requestID(claim: claim, fingerprint: "bbb")
+            let version = try await document.state().version
+            #expect(
+                try await document.perform([emoji(version + 5)], baseVersion: version, requestID: id).version
+                    == version + 1)
+        }
+        let current = try #require(try await store.loadCurrent(id: created.id))
+        try await store.saveSnapshot(current)  // version 4: the key's change is history only
+
+        let after = makeLibrary(store: store)
+        let fresh = try #require(try await after.document(created.id))
+        await #expect(throws: LiveDocumentError.keyReused) {
+            try await fresh.perform([emoji(2)], baseVersion: 4, requestID: other)
+        }
+        #expect(try await fresh.perform([emoji(1)], baseVersion: 4, requestID: first).version == 4)
+        #expect(try await fresh.state().document.emojis.count == 4)
+    }
+
+    /// Two requests under one key at once: the second, arriving while the first is being
+    /// committed (so the log doesn't have it yet), is refused.
+    @Test func aKeyBeingCommittedIsTakenAlready() async throws {
+        let store = InstrumentedStore()
+        let library = makeLibrary(store: store)
+        let created = try await library.create(try EmojiArtDocument())
+        let document = try #require(try await library.document(created.id))
+        store.appendDelay.store(200, ordering: .relaxed)
+        let first = Task {
+            try await document.perform(
+                [emoji(1)], baseVersion: 0, requestID: RequestKey.requestID(claim: "u edits k", fingerprint: "a"))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        await #expect(throws: LiveDocumentError.keyReused) {
+            try await document.perform(
+                [emoji(2)], baseVersion: 0, requestID: RequestKey.requestID(claim: "u edits k", fingerprint: "b"))
+        }
+        #expect(try await first.value.version == 1)
+        #expect(try await document.state().document.emojis.count == 1)
+    }
+
     /// A client's base version is anything it sends: the largest integer is a conflict, not an
     /// overflow in working out whether the request may be an old one.
     @Test func aBaseVersionAtTheLargestIntegerIsAConflict() async throws {

@@ -229,6 +229,23 @@ struct DocumentsAPITests {
                 #expect(moved.json["version"] as? Int == 2)
                 #expect((moved.json["emojis"] as? [[String: Any]])?.map { $0["y"] as? Int } == [100])
             }
+            // Another change under a key a change took is refused and changes nothing; the same
+            // change spelled otherwise (`edit` for `edits`, its fields in another order) is the same.
+            let otherMove =
+                ["baseVersion": 1, "edit": ["type": "moveEmojis", "ids": [1], "offset": ["x": 0, "y": -30]]]
+                as [String: Any]
+            let reused = try await send(.post, "/edits", otherMove, key: "move-1")
+            #expect(reused.status == .unprocessableContent)
+            #expect(reused.errorCode == "idempotency_key_reused")
+            #expect(reused.errorMessage?.contains("Idempotency-Key") == true)
+            let respelled = try await api.request(
+                .post, "/api/documents/\(id)/edits",
+                bytes: Array(
+                    #"{ "edits": [{"offset": {"y": -20, "x": 0}, "ids": [1], "type": "moveEmojis"}], "baseVersion": 1 }"#
+                        .utf8),
+                headers: [.contentType: "application/json", .idempotencyKey: "move-1"])
+            #expect(respelled.status == .ok)
+            #expect(respelled.json["version"] as? Int == 2)
             // The same edit under a new key is a new change.
             #expect(try await send(.post, "/edits", move, key: "move-2").json["version"] as? Int == 3)
             for _ in 1...2 {
@@ -243,6 +260,7 @@ struct DocumentsAPITests {
             for _ in 1...2 {
                 #expect(try await send(.patch, "", ["title": "Once"], key: "rename-1").json["version"] as? Int == 6)
             }
+            #expect(try await send(.patch, "", ["title": "Twice"], key: "rename-1").status == .unprocessableContent)
             // A key that is empty, too long or not visible ASCII is refused, and changes nothing.
             for key in ["", String(repeating: "k", count: 65), "two words", "clé"] {
                 let refused = try await send(.post, "/edits", move, key: key)

@@ -261,6 +261,27 @@ struct DocumentStoreContractTests {
         #expect(try await store.version(ofRequest: "request-2", in: UUID(), after: 0) == nil)
     }
 
+    /// The first request under a key's claim is found by the exact start of its id: case,
+    /// `%` and `_` are the id's own characters, not patterns.
+    @Test(arguments: StoreKind.available)
+    func theLogTellsWhichRequestTookAKey(kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
+        let document = try record()
+        try await store.createDocument(document, owner: LocalUser.id)
+        let ids = ["key u edits A%_ 1", "key u edits a%_ 2", "key u edits A%_ 3", "plain", "key u edits A%_x 4"]
+        let entries = ids.enumerated().map {
+            LogEntry(version: $0 + 1, edits: [.retitle("v\($0)")], date: Date(), requestID: $1)
+        }
+        try await store.append(
+            entries, to: document.id, summary: summary(document, version: entries.count, emojiCount: 0, at: 1))
+        let first = try await store.firstRequest(in: document.id, startingWith: "key u edits A%_ ")
+        #expect(first?.requestID == "key u edits A%_ 1")
+        #expect(first?.version == 1)
+        #expect(try await store.firstRequest(in: document.id, startingWith: "key u edits a%_ ")?.version == 2)
+        #expect(try await store.firstRequest(in: document.id, startingWith: "key u edits A_% ") == nil)
+        #expect(try await store.firstRequest(in: UUID(), startingWith: "key u edits A%_ ") == nil)
+    }
+
     @Test(arguments: StoreKind.available)
     func snapshotsFoldTheLog(kind: StoreKind) async throws {
         let store = try await kind.makeStore()

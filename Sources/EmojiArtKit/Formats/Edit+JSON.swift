@@ -18,6 +18,12 @@ public struct EditSubmission: Equatable, Sendable {
         self.gesture = gesture
     }
 
+    /// What the submission asks, the same bytes however its JSON was spelled (the order of
+    /// fields, spacing, `edit` or `edits`): to tell one request from another.
+    public var canonicalBytes: [UInt8] {
+        Array("\(baseVersion) \(gesture.map { "\($0.utf8.count) \($0)" } ?? "-") ".utf8) + Edit.encodeList(edits)
+    }
+
     /// Longest gesture key accepted.
     public static let maximumGestureLength = 128
 

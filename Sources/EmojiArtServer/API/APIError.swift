@@ -88,6 +88,11 @@ struct APIError: Error, Equatable {
                 self.init(inner)
             case .nothingToRedo:
                 self.init(status: .conflict, code: "nothing_to_redo", message: error.description.sentenceCased)
+            case .keyReused:
+                self.init(
+                    status: .unprocessableContent, code: "idempotency_key_reused",
+                    message: error.description.replacingOccurrences(of: "this key", with: "this Idempotency-Key")
+                        .sentenceCased)
             }
         case let error as HistoryError:
             self = .notFound(error.description.sentenceCased)

@@ -1,17 +1,20 @@
+import EmojiArtDigest
+import EmojiArtKit
 import EmojiArtWire
+import Foundation
 import HTTPTypes
 import Hummingbird
 
 /// `Idempotency-Key` on a REST change (an edit, undo, redo, rename, background or mosaic;
-/// docs/API.md, "Editing"): a request sent again with the key of one that already changed the
-/// document — its answer lost with a connection, or a commit whose outcome the server couldn't
-/// tell — is not applied again, and is answered with the document as it is. It is the live
-/// windows' request id, so it is remembered as long (the newest 2,000 changes of the document,
-/// across restarts and servers, and further back by the log). A key is its sender's own — a
-/// user's, or a share link visitor's browser's — for one kind of change: the same key from
-/// someone else, or on another route, is another request. No live window's request id can be
-/// one (``LiveRequest/restPrefix``).
-enum IdempotencyKey {
+/// docs/API.md, "Sending a change again safely"): a request sent again with the key of one that
+/// already changed the document — its answer lost with a connection, or a commit whose outcome
+/// the server couldn't tell — is not applied again, and is answered with the document as it is.
+/// A different request under a key a change already took is `422`, not applied. The key makes
+/// the change's request id (``RequestKey``): its claim is the sender's, for one kind of change —
+/// the same key from someone else, or on another route, is another request — and its
+/// fingerprint is of what was asked. It is remembered as long as the document's log holds the
+/// change, across restarts and servers. No live window's request id can be one.
+struct IdempotencyKey {
     static let header = HTTPField.Name("Idempotency-Key")!
 
     /// The kinds of change a key may name (its route).
@@ -19,10 +22,14 @@ enum IdempotencyKey {
         case edits, rename, background, mosaic, undo, redo
     }
 
-    /// The request id the request's key makes for `context`'s requester and `change`; nil without a key.
+    /// `<sender> <change> <key>`.
+    let claim: String
+
+    /// The request's key for `context`'s requester and `change`; nil without one. Read before
+    /// the body: a bad key is refused first.
     /// - Throws: `400` for a key that is empty, longer than 64 characters, or not visible ASCII.
-    static func requestID(_ request: Request, _ context: AppRequestContext, _ change: Change) throws -> String? {
-        guard let key = request.headers[header] else { return nil }
+    init?(_ request: Request, _ context: AppRequestContext, _ change: Change) throws {
+        guard let key = request.headers[Self.header] else { return nil }
         guard (1...LiveRequest.maximumRequestIDLength).contains(key.utf8.count),
             key.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else {
@@ -38,6 +45,12 @@ enum IdempotencyKey {
         } else {
             throw APIError.badRequest("An Idempotency-Key needs a signed-in user, or a browser that keeps cookies.")
         }
-        return LiveRequest.restPrefix + "\(sender) \(change.rawValue) \(key)"
+        claim = "\(sender) \(change.rawValue) \(key)"
+    }
+
+    /// The request id of the request that asks `payload` (its body, and whatever of its query
+    /// changes what it does).
+    func requestID(asking payload: some DataProtocol) -> String {
+        RequestKey.requestID(claim: claim, fingerprint: Digest.hex(Array(Digest.sha256(payload).prefix(16))))
     }
 }

@@ -127,10 +127,11 @@ struct DocumentsController {
 
     @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
-        let requestID = try IdempotencyKey.requestID(request, context, .rename)
+        let key = try IdempotencyKey(request, context, .rename)
         guard let title = try await decode(TitleRequest.self, from: request)?.title else {
             throw APIError.badRequest("Send {\"title\": \"…\"}.")
         }
+        let requestID = key?.requestID(asking: Array(title.utf8))
         return DocumentStateBody(
             try await library.document(id) { document in
                 try await document.perform(
@@ -301,7 +302,7 @@ struct DocumentsController {
 
     @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
-        let requestID = try IdempotencyKey.requestID(request, context, .edits)
+        let key = try IdempotencyKey(request, context, .edits)
         let bytes = try await collectJSON(request)
         let submission: EditSubmission
         do {
@@ -314,7 +315,7 @@ struct DocumentsController {
             try await library.document(id) {
                 try await $0.perform(
                     submission.edits, baseVersion: submission.baseVersion, gesture: submission.gesture,
-                    requestID: requestID, author: context.author)
+                    requestID: key?.requestID(asking: submission.canonicalBytes), author: context.author)
             }, role: grant.role)
     }
 
@@ -322,7 +323,7 @@ struct DocumentsController {
         -> DocumentStateBody
     {
         let (id, grant) = try await authorize(.edit, context)
-        let requestID = try IdempotencyKey.requestID(request, context, .background)
+        let key = try IdempotencyKey(request, context, .background)
         let baseVersionText = request.uri.queryParameters.get("baseVersion")
         let baseVersion = baseVersionText.flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
         if baseVersionText != nil, baseVersion == nil {
@@ -330,6 +331,7 @@ struct DocumentsController {
         }
         let image = try ImagesController.validatedImage(try await collect(request, limit: BodyLimits.backgroundImage))
         let (data, mimeType) = (image.data, image.mimeType)
+        let requestID = key?.requestID(asking: Data("\(baseVersion ?? -1) ".utf8) + data)
         return DocumentStateBody(
             try await library.document(id) { document in
                 let version = if let baseVersion { baseVersion } else { try await document.state().version }
@@ -341,7 +343,7 @@ struct DocumentsController {
 
     @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
-        let requestID = try IdempotencyKey.requestID(request, context, .undo)
+        let requestID = try IdempotencyKey(request, context, .undo)?.requestID(asking: [UInt8]())
         return DocumentStateBody(
             try await library.document(id) { try await $0.undo(requestID: requestID, author: context.author) },
             role: grant.role)
@@ -349,7 +351,7 @@ struct DocumentsController {
 
     @Sendable func redo(_ request: Request, context: AppRequestContext) async throws -> DocumentStateBody {
         let (id, grant) = try await authorize(.edit, context)
-        let requestID = try IdempotencyKey.requestID(request, context, .redo)
+        let requestID = try IdempotencyKey(request, context, .redo)?.requestID(asking: [UInt8]())
         return DocumentStateBody(
             try await library.document(id) { try await $0.redo(requestID: requestID, author: context.author) },
             role: grant.role)
@@ -422,7 +424,11 @@ func collectJSON(_ request: Request) async throws -> [UInt8] {
 
 /// Decodes a JSON body (``collectJSON(_:)``); nil for an empty body when `allowEmpty`.
 func decode<T: Decodable>(_ type: T.Type, from request: Request, allowEmpty: Bool = false) async throws -> T? {
-    let bytes = try await collectJSON(request)
+    try decode(type, from: try await collectJSON(request), allowEmpty: allowEmpty)
+}
+
+/// A JSON body already read, decoded as ``decode(_:from:allowEmpty:)-(_,Request,_)`` does.
+func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], allowEmpty: Bool = false) throws -> T? {
     if bytes.isEmpty {
         if allowEmpty { return nil }
         throw APIError.badRequest("The request needs a JSON body.")

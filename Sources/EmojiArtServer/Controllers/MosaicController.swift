@@ -43,7 +43,7 @@ struct MosaicController {
     }
 
     /// What `POST` sends (and `GET` spells as query parameters).
-    struct MosaicRequest: Decodable, Sendable {
+    struct MosaicRequest: Codable, Sendable {
         var columns: Int
         var emojis: String?
         var dither: Bool?
@@ -86,11 +86,17 @@ struct MosaicController {
     @Sendable func post(_ request: Request, context: AppRequestContext) async throws -> Response {
         let previewing = ["1", "true"].contains(request.uri.queryParameters.get("preview") ?? "0")
         let (id, grant) = try await access.require(previewing ? .view : .edit, context)
-        let requestID = try IdempotencyKey.requestID(request, context, .mosaic)
+        let key = try IdempotencyKey(request, context, .mosaic)
         guard let body = try await decode(MosaicRequest.self, from: request) else {
             throw APIError.badRequest("Send {\"columns\": 80, \"emojis\": \"all\", …} (docs/API.md, \"Mosaics\").")
         }
         if previewing { return try await preview(id, body, context) }
+        // What was asked, whatever the order of its fields or their spacing.
+        let requestID = try key.map { key in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return key.requestID(asking: try encoder.encode(body))
+        }
         let (state, mosaic, _) = try await make(id, body, context, drawing: false)
         let replace = body.replace ?? false
         let done = try await library.document(id) { document in

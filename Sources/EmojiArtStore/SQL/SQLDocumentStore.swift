@@ -336,6 +336,22 @@ public struct SQLDocumentStore: DocumentStore {
         ).first?[0].int
     }
 
+    public func firstRequest(in id: UUID, startingWith prefix: String) async throws
+        -> (requestID: String, version: Int)?
+    {
+        // The document's part of edit_log_by_request, compared exactly (LIKE would ignore case in
+        // SQLite, and a range would follow PostgreSQL's collation).
+        let rows = try await database.read(
+            SQLStatement(
+                """
+                SELECT request_id, version FROM edit_log
+                WHERE document_id = ? AND request_id IS NOT NULL AND substr(request_id, 1, length(?)) = ?
+                ORDER BY version LIMIT 1
+                """, [.uuid(id), .text(prefix), .text(prefix)]))
+        guard let row = rows.first, let requestID = row[0].string, let version = row[1].int else { return nil }
+        return (requestID, version)
+    }
+
     public func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry] {
         try await database.read(
             SQLStatement(
