@@ -36,7 +36,10 @@ struct MaintenanceService: Service {
                 } catch StoreError.unavailable {
                     // The database is away (said elsewhere): tried again next turn.
                 } catch {
-                    logger.error("Folding titles for search failed: \(error)")
+                    // Not an outage: the same would fail every turn. Those titles stay matched as
+                    // the database lower-cases them (docs/API.md); the next start tries again.
+                    logger.error("Folding titles for search failed, and stops until the server starts again: \(error)")
+                    titlesFolded = true
                 }
             }
             // Every minute: open live connections whose session, token or link ended without
