@@ -119,6 +119,10 @@ struct DocumentReplica {
     private var refusedOrder: [String] = []
     /// Ids of staged requests with their tickets.
     private var stagedRequests: [String: Ticket] = [:]
+    /// The keys (their claims, ``RequestKey``) taken by the committed changes whose ids this
+    /// copy remembers, with the request that took each. (Requests that changed nothing, or were
+    /// refused, take none: they are not in the log, so other copies couldn't know.)
+    private var claims: [Substring: String] = [:]
     /// The latest versions' changes, oldest first.
     private(set) var recentChanges: [LiveChange] = []
 
@@ -194,10 +198,7 @@ struct DocumentReplica {
             if let version = committedRequests[requestID] { return .alreadyApplied(version: version) }
             if let ticket = stagedRequests[requestID] { return .joined(ticket) }
             if let refusal = refusedRequests[requestID] { throw refusal }
-            if let claim = RequestKey.claimPrefix(of: requestID),
-                committedRequests.keys.contains(where: { $0.hasPrefix(claim) })
-                    || stagedRequests.keys.contains(where: { $0.hasPrefix(claim) })
-            {
+            if let claim = RequestKey.claim(of: requestID), isTaken(claim, by: requestID) {
                 throw LiveDocumentError.keyReused
             }
         }
@@ -230,8 +231,15 @@ struct DocumentReplica {
     /// An operation that changes nothing; its request id is remembered (by this copy only: it
     /// is not in the log), so a resend after someone else's change doesn't undo that instead.
     private mutating func unchanged(_ operation: DocumentOperation) -> Submission {
-        if let requestID = operation.requestID { rememberRequest(requestID, version: committed.version) }
+        if let requestID = operation.requestID { rememberRequest(requestID, version: committed.version, inLog: false) }
         return .unchanged
+    }
+
+    /// Whether another request than `requestID` took `claim`: a committed change this copy
+    /// remembers, or one staged.
+    private func isTaken(_ claim: Substring, by requestID: String) -> Bool {
+        if let taker = claims[claim] { return taker != requestID }
+        return stagedRequests.keys.contains { $0 != requestID && RequestKey.claim(of: $0) == claim }
     }
 
     /// Applies an operation to ``working`` as the next version. Nil if it changes nothing.
@@ -375,6 +383,13 @@ struct DocumentReplica {
                 settlement.outcomes.append((operation.ticket, .success(committed)))
                 continue
             }
+            if let requestID = operation.operation.requestID, let claim = RequestKey.claim(of: requestID),
+                isTaken(claim, by: requestID)
+            {
+                // Another server's change took its key first.
+                settlement.outcomes.append((operation.ticket, .failure(.keyReused)))
+                continue
+            }
             do {
                 if let restaged = try stage(operation.operation, ticket: operation.ticket, at: operation.entry.date) {
                     append(restaged)
@@ -446,13 +461,15 @@ struct DocumentReplica {
         if let requestID = change.requestID { rememberRequest(requestID, version: change.version) }
     }
 
-    private mutating func rememberRequest(_ requestID: String, version: Int) {
+    private mutating func rememberRequest(_ requestID: String, version: Int, inLog: Bool = true) {
         committedRequests[requestID] = version
         requestOrder.append((version, requestID))
+        if inLog, let claim = RequestKey.claim(of: requestID), claims[claim] == nil { claims[claim] = requestID }
         if requestOrder.count > Self.rememberedRequests * 2 {
             let forgotten = requestOrder.count - Self.rememberedRequests
             for (version, requestID) in requestOrder[..<forgotten] where committedRequests[requestID] == version {
                 committedRequests[requestID] = nil
+                if let claim = RequestKey.claim(of: requestID), claims[claim] == requestID { claims[claim] = nil }
             }
             requestsRememberedFrom = max(requestsRememberedFrom, requestOrder[forgotten - 1].version + 1)
             requestOrder.removeFirst(forgotten)

@@ -77,11 +77,27 @@ public actor LiveDocument {
     /// The document at `version` or newer: a copy behind it — the version was committed
     /// through another server whose notice hasn't arrived — reads the store first. Still older
     /// afterwards, the store has no such version yet.
+    ///
+    /// An idle copy reads the store at once. A copy whose writer is busy reads it after the
+    /// writer's batch (sooner if the batch's commit meets the other server's change), so the read
+    /// waits for that, for at most ``readWait``: a version that doesn't exist never holds a
+    /// reader longer, nor the writer at all.
     public func state(atLeast version: Int) async throws -> LiveDocumentState {
         try checkOpen()
-        if version > replica.committed.version { await catchUpNow() }
+        if version > replica.committed.version {
+            await catchUp(to: version)
+            let deadline = ContinuousClock.now + Self.readWait
+            while version > replica.committed.version, writer.isWriting, closedReason == nil,
+                ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
         return try state()
     }
+
+    /// How long ``state(atLeast:)`` waits for a busy writer.
+    static let readWait = Duration.seconds(1)
 
     private func withBackgroundState(_ state: LiveDocumentState) -> LiveDocumentState {
         var state = state
@@ -160,13 +176,13 @@ public actor LiveDocument {
     /// log holds under its key is it (then it was committed) or another (``LiveDocumentError/keyReused``).
     private func wasCommittedLongAgo(_ operation: DocumentOperation) async throws -> Bool {
         guard let requestID = operation.requestID, !replica.knows(request: requestID) else { return false }
-        let claim = RequestKey.claimPrefix(of: requestID)
+        let claim = RequestKey.claim(of: requestID)
         guard claim != nil || replica.mayHaveForgotten(requestsAfter: operation.baseVersion) else { return false }
         let found: (requestID: String, version: Int)?
         do {
             found =
                 if let claim {
-                    try await store.firstRequest(in: id, startingWith: String(claim))
+                    try await store.firstRequest(in: id, claiming: String(claim))
                 } else {
                     try await store.version(ofRequest: requestID, in: id, after: operation.baseVersion)
                         .map { (requestID, $0) }

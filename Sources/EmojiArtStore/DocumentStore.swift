@@ -78,9 +78,9 @@ public protocol DocumentStore: Sendable {
     /// request ids a live copy remembers.
     func version(ofRequest requestID: String, in id: UUID, after version: Int) async throws -> Int?
 
-    /// The oldest request in the document's log whose id starts with `prefix`, with its version:
-    /// the request that took a key (``RequestKey``), as long as the log holds it.
-    func firstRequest(in id: UUID, startingWith prefix: String) async throws -> (requestID: String, version: Int)?
+    /// The oldest keyed request in the document's log under `claim` (``RequestKey``), with its
+    /// version: the request that took the key, as long as the log holds it.
+    func firstRequest(in id: UUID, claiming claim: String) async throws -> (requestID: String, version: Int)?
 
     /// The newest checkpoint at or before `version`, or nil (no such document, or none that old).
     func checkpoint(of id: UUID, atOrBefore version: Int) async throws -> StoredDocument?
@@ -325,11 +325,11 @@ extension DocumentStore {
     }
 
     /// Through ``logEntries(of:in:)``, for stores with nothing quicker.
-    public func firstRequest(in id: UUID, startingWith prefix: String) async throws
-        -> (requestID: String, version: Int)?
-    {
+    public func firstRequest(in id: UUID, claiming claim: String) async throws -> (requestID: String, version: Int)? {
         for entry in try await logEntries(of: id, in: 0...Int.max) {
-            if let requestID = entry.requestID, requestID.hasPrefix(prefix) { return (requestID, entry.version) }
+            if let requestID = entry.requestID, RequestKey.claim(of: requestID) == claim[...] {
+                return (requestID, entry.version)
+            }
         }
         return nil
     }

@@ -104,6 +104,12 @@ def test_edits_through_both_servers_survive_one_being_killed(browser, tmp_path):
             states = [requests.get(f"{base}/api/documents/{doc['id']}?version={newest}", timeout=10).json()
                       for base in (a, b)]
             assert states[0]["version"] == states[1]["version"] == newest
+            # And each hears the other's commits by itself: a plain read is the newest soon.
+            deadline = time.monotonic() + 5
+            while {requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()["version"]
+                   for base in (a, b)} != {newest}:
+                assert time.monotonic() < deadline, "a server didn't hear the other's last changes"
+                time.sleep(0.05)
             assert states[0]["emojis"] == states[1]["emojis"]
             present = {emoji["x"] for emoji in states[0]["emojis"]}
             assert not acknowledged - present, f"{len(acknowledged - present)} acknowledged edits lost"

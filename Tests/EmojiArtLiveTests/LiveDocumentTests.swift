@@ -393,6 +393,40 @@ struct LiveDocumentTests {
         #expect(new.version == 6)
     }
 
+    /// A keyed request id: `claim`'s, with a fingerprint of `digit`s.
+    func keyed(_ claim: String, _ digit: Character) -> String {
+        RequestKey.requestID(claim: claim, fingerprint: String(repeating: digit, count: RequestKey.fingerprintLength))
+    }
+
+    /// Two servers sharing the store, each given a different request under one key at once:
+    /// whichever commits first takes the key, and the other's — staged, then rebased onto the
+    /// first — is refused. A keyed request that changed nothing takes no key.
+    @Test func aKeyTakenOnAnotherServerMeanwhileRefusesTheRequestStagedHere() async throws {
+        let store = InstrumentedStore()
+        let here = makeLibrary(store: store)
+        let there = makeLibrary(store: store)
+        let created = try await here.create(try EmojiArtDocument())
+        let onHere = try #require(try await here.document(created.id))
+        let onThere = try #require(try await there.document(created.id))
+        store.appendDelay.store(150, ordering: .relaxed)
+        let a = Task { try await onHere.perform([emoji(1)], baseVersion: 0, requestID: keyed("u edits k", "a")) }
+        try await Task.sleep(for: .milliseconds(30))
+        let b = Task { try await onThere.perform([emoji(2)], baseVersion: 0, requestID: keyed("u edits k", "b")) }
+        let outcomes = [await a.result, await b.result]
+        #expect(outcomes.filter { (try? $0.get()) != nil }.count == 1)
+        #expect(
+            outcomes.contains {
+                if case .failure(let error) = $0 { (error as? LiveDocumentError) == .keyReused } else { false }
+            })
+        store.appendDelay.store(0, ordering: .relaxed)
+        let state = try await onThere.state(atLeast: 1)
+        #expect(state.version == 1)
+        #expect(state.document.emojis.count == 1)
+        // A keyed request that changed nothing took no key, here or there.
+        #expect(try await onHere.perform([], baseVersion: 1, requestID: keyed("u edits n", "0")).version == 1)
+        #expect(try await onHere.perform([emoji(3)], baseVersion: 1, requestID: keyed("u edits n", "1")).version == 2)
+    }
+
     /// A keyed request (a REST `Idempotency-Key`, ``RequestKey``): sent again it is recognised,
     /// whatever its base; another request under the same key is refused and changes nothing —
     /// on the copy that took the key, and on a fresh copy that only the store's log can tell,
@@ -401,8 +435,8 @@ struct LiveDocumentTests {
         let store = Stores.inMemory().documents
         let before = makeLibrary(store: store)
         let created = try await before.create(try EmojiArtDocument())
-        let first = RequestKey.requestID(claim: "user edits k", fingerprint: "aaa")
-        let other = RequestKey.requestID(claim: "user edits k", fingerprint: "bbb")
+        let first = keyed("user edits k", "a")
+        let other = keyed("user edits k", "b")
         let document = try #require(try await before.document(created.id))
         _ = try await document.perform([emoji(1)], baseVersion: 0, requestID: first)
         #expect(try await document.perform([emoji(1)], baseVersion: 0, requestID: first).version == 1)
@@ -411,7 +445,7 @@ struct LiveDocumentTests {
         }
         // Another claim (another sender, route or key) is free; a longer key isn't the same key.
         for claim in ["user edits k2", "user rename k", "other edits k"] {
-            let id = RequestKey.requestID(claim: claim, fingerprint: "bbb")
+            let id = keyed(claim, "b")
             let version = try await document.state().version
             #expect(
                 try await document.perform([emoji(version + 5)], baseVersion: version, requestID: id).version
@@ -439,12 +473,12 @@ struct LiveDocumentTests {
         store.appendDelay.store(200, ordering: .relaxed)
         let first = Task {
             try await document.perform(
-                [emoji(1)], baseVersion: 0, requestID: RequestKey.requestID(claim: "u edits k", fingerprint: "a"))
+                [emoji(1)], baseVersion: 0, requestID: keyed("u edits k", "a"))
         }
         try await Task.sleep(for: .milliseconds(50))
         await #expect(throws: LiveDocumentError.keyReused) {
             try await document.perform(
-                [emoji(2)], baseVersion: 0, requestID: RequestKey.requestID(claim: "u edits k", fingerprint: "b"))
+                [emoji(2)], baseVersion: 0, requestID: keyed("u edits k", "b"))
         }
         #expect(try await first.value.version == 1)
         #expect(try await document.state().document.emojis.count == 1)

@@ -261,25 +261,34 @@ struct DocumentStoreContractTests {
         #expect(try await store.version(ofRequest: "request-2", in: UUID(), after: 0) == nil)
     }
 
-    /// The first request under a key's claim is found by the exact start of its id: case,
-    /// `%` and `_` are the id's own characters, not patterns.
+    /// The first request under a key's claim (``RequestKey``) is found by the whole claim,
+    /// exactly: another case, a longer key, `%` and `_` are other claims.
     @Test(arguments: StoreKind.available)
     func theLogTellsWhichRequestTookAKey(kind: StoreKind) async throws {
         let store = try await kind.makeStore()
         let document = try record()
         try await store.createDocument(document, owner: LocalUser.id)
-        let ids = ["key u edits A%_ 1", "key u edits a%_ 2", "key u edits A%_ 3", "plain", "key u edits A%_x 4"]
+        func keyed(_ claim: String, _ digit: Character) -> String {
+            RequestKey.requestID(
+                claim: claim, fingerprint: String(repeating: digit, count: RequestKey.fingerprintLength))
+        }
+        let ids = [
+            keyed("u edits A%_", "1"), keyed("u edits a%_", "2"), keyed("u edits A%_", "3"), "plain window id",
+            keyed("u edits A%_x", "4"), "key " + String(repeating: "5", count: 40),
+        ]
         let entries = ids.enumerated().map {
             LogEntry(version: $0 + 1, edits: [.retitle("v\($0)")], date: Date(), requestID: $1)
         }
         try await store.append(
             entries, to: document.id, summary: summary(document, version: entries.count, emojiCount: 0, at: 1))
-        let first = try await store.firstRequest(in: document.id, startingWith: "key u edits A%_ ")
-        #expect(first?.requestID == "key u edits A%_ 1")
+        let first = try await store.firstRequest(in: document.id, claiming: "u edits A%_")
+        #expect(first?.requestID == ids[0])
         #expect(first?.version == 1)
-        #expect(try await store.firstRequest(in: document.id, startingWith: "key u edits a%_ ")?.version == 2)
-        #expect(try await store.firstRequest(in: document.id, startingWith: "key u edits A_% ") == nil)
-        #expect(try await store.firstRequest(in: UUID(), startingWith: "key u edits A%_ ") == nil)
+        #expect(try await store.firstRequest(in: document.id, claiming: "u edits a%_")?.version == 2)
+        #expect(try await store.firstRequest(in: document.id, claiming: "u edits A%_x")?.version == 5)
+        #expect(try await store.firstRequest(in: document.id, claiming: "u edits A_%") == nil)
+        #expect(try await store.firstRequest(in: document.id, claiming: "u edits A") == nil)
+        #expect(try await store.firstRequest(in: UUID(), claiming: "u edits A%_") == nil)
     }
 
     @Test(arguments: StoreKind.available)

@@ -51,6 +51,8 @@ struct IdempotencyKey {
     /// The request id of the request that asks `payload` (its body, and whatever of its query
     /// changes what it does).
     func requestID(asking payload: some DataProtocol) -> String {
-        RequestKey.requestID(claim: claim, fingerprint: Digest.hex(Array(Digest.sha256(payload).prefix(16))))
+        RequestKey.requestID(
+            claim: claim,
+            fingerprint: Digest.hex(Array(Digest.sha256(payload).prefix(RequestKey.fingerprintLength / 2))))
     }
 }

@@ -50,6 +50,14 @@ struct MosaicController {
         var fit: String?
         var region: MosaicGrid.Region?
         var replace: Bool?
+
+        /// The request with every default spelled out (docs/API.md, "Mosaics"): one asked with
+        /// `"dither": false` is the one asked without it.
+        var withDefaults: MosaicRequest {
+            MosaicRequest(
+                columns: columns, emojis: emojis ?? "all", dither: dither ?? false, fit: fit ?? "background",
+                region: region, replace: replace ?? false)
+        }
     }
 
     /// The most pixels a picture a mosaic is made of may have (decoded, it takes 4 bytes each).
@@ -91,11 +99,11 @@ struct MosaicController {
             throw APIError.badRequest("Send {\"columns\": 80, \"emojis\": \"all\", …} (docs/API.md, \"Mosaics\").")
         }
         if previewing { return try await preview(id, body, context) }
-        // What was asked, whatever the order of its fields or their spacing.
+        // What was asked, whatever the order of its fields, their spacing or defaults spelled out.
         let requestID = try key.map { key in
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            return key.requestID(asking: try encoder.encode(body))
+            return key.requestID(asking: try encoder.encode(body.withDefaults))
         }
         let (state, mosaic, _) = try await make(id, body, context, drawing: false)
         let replace = body.replace ?? false

@@ -336,20 +336,22 @@ public struct SQLDocumentStore: DocumentStore {
         ).first?[0].int
     }
 
-    public func firstRequest(in id: UUID, startingWith prefix: String) async throws
-        -> (requestID: String, version: Int)?
-    {
-        // The document's part of edit_log_by_request, compared exactly (LIKE would ignore case in
-        // SQLite, and a range would follow PostgreSQL's collation).
+    public func firstRequest(in id: UUID, claiming claim: String) async throws -> (requestID: String, version: Int)? {
+        // One probe of edit_log_by_key (shared migration 9), its expressions spelled as there. A
+        // claim has one request, two at most after a race between servers: the oldest is picked
+        // here, as an ORDER BY would lead SQLite to walk the document's log in version order.
         let rows = try await database.read(
             SQLStatement(
                 """
                 SELECT request_id, version FROM edit_log
-                WHERE document_id = ? AND request_id IS NOT NULL AND substr(request_id, 1, length(?)) = ?
-                ORDER BY version LIMIT 1
-                """, [.uuid(id), .text(prefix), .text(prefix)]))
-        guard let row = rows.first, let requestID = row[0].string, let version = row[1].int else { return nil }
-        return (requestID, version)
+                WHERE document_id = ? AND \(SharedSchema.keyedRequest) AND \(SharedSchema.requestClaim) = ?
+                """, [.uuid(id), .text(claim)]))
+        return try rows.map { row in
+            guard let requestID = row[0].string, let version = row[1].int else {
+                throw StoreError.corrupt("a log entry's request id can't be read")
+            }
+            return (requestID, version)
+        }.min { $0.version < $1.version }
     }
 
     public func recentLogEntries(of id: UUID, through version: Int, limit: Int) async throws -> [LogEntry] {

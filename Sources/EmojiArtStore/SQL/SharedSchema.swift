@@ -1,3 +1,4 @@
+import EmojiArtKit
 import Foundation
 
 /// The tables both SQL databases keep the same way, and their history: each driver applies
@@ -205,8 +206,22 @@ public enum SharedSchema {
                     "ALTER TABLE document ADD COLUMN title_key TEXT",
                     "CREATE INDEX document_title_unfolded ON document (id) WHERE title_key IS NULL",
                 ]),
+            Migration(
+                number: 9, name: "a key's request found in the log by its claim",
+                statements: [
+                    // Which request took a REST client's key (``RequestKey``), whatever it asked:
+                    // one probe (``DocumentStore/firstRequest(in:claiming:)``). Only keyed
+                    // requests are in it, so the live windows' appends don't add to it.
+                    "CREATE INDEX edit_log_by_key ON edit_log (document_id, \(requestClaim)) WHERE \(keyedRequest)"
+                ]),
         ]
     }
+
+    /// A log entry's request id is a key's (``RequestKey``): as migration 9's index and the
+    /// queries that use it spell it.
+    public static let keyedRequest = "substr(request_id, 1, \(RequestKey.prefix.count)) = '\(RequestKey.prefix)'"
+    /// A keyed request id's claim, as migration 9's index and the queries that use it spell it.
+    public static let requestClaim = "substr(request_id, \(RequestKey.claimOffset))"
 }
 
 /// Shared statements that the documents' own SQL runs inside its transactions.
