@@ -553,6 +553,34 @@ struct LiveDocumentTests {
         #expect(try await document.state(atLeast: 5).version == 1)
     }
 
+    // A read for a version no one has made, while this copy's writer is busy: answered with the
+    // newest there is once the wait runs out, not held until the writer idles; the writes go on.
+    @Test func aReadForAVersionNobodyMadeWaitsForABusyWriterOnlySoLong() async throws {
+        let store = InstrumentedStore()
+        let library = makeLibrary(store: store)
+        let created = try await library.create(try EmojiArtDocument())
+        let document = try #require(try await library.document(created.id))
+        store.appendDelay.store(100, ordering: .relaxed)
+        let writing = Task {
+            // About three seconds of commits back to back, each staged while the last is written.
+            var version = 0
+            var pending: Task<LiveDocumentState, any Error>?
+            for x in 1...30 {
+                let next = Task { [version] in try await document.perform([self.emoji(x)], baseVersion: version) }
+                if let pending { version = try await pending.value.version }
+                pending = next
+            }
+            return try await pending?.value.version
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        let started = ContinuousClock.now
+        let read = try await document.state(atLeast: 1_000_000)
+        let waited = ContinuousClock.now - started
+        #expect(read.version < 1_000_000)
+        #expect(waited < LiveDocument.readWait + .milliseconds(500))
+        #expect(try await writing.value == 30)
+    }
+
     // Finding 5: a conflict found after the copy was closed says why it closed.
     @Test func aConflictOnACopyDeletedMeanwhileSaysDeleted() async throws {
         let (here, created, document) = try await copyBehindAnotherServer()
