@@ -96,6 +96,18 @@ public actor LiveDocument {
         return try state()
     }
 
+    /// The document as it is if the keyed request `requestID` (``RequestKey``) was committed —
+    /// by this copy, or by any server as long as the log holds it — else nil. Throws
+    /// ``LiveDocumentError/keyReused`` if another request took its key. For a change that costs
+    /// much to prepare (a mosaic): a repeat is answered before it is prepared again.
+    public func stateIfCommitted(_ requestID: String) async throws -> LiveDocumentState? {
+        try checkOpen()
+        guard RequestKey.claim(of: requestID) != nil else { return nil }
+        if replica.committedVersion(ofRequest: requestID) != nil { return try state() }
+        let asked = DocumentOperation(step: .perform(gesture: nil), baseVersion: 0, requestID: requestID)
+        return try await wasCommittedLongAgo(asked) ? try state() : nil
+    }
+
     /// How long ``state(atLeast:)`` waits for a busy writer.
     static let readWait = Duration.seconds(1)
 

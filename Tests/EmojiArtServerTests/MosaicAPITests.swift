@@ -48,6 +48,35 @@ import Testing
         }
     }
 
+    /// A mosaic sent again under its `Idempotency-Key` is answered as placed — even after the
+    /// background went, when none could be made — and is not placed twice; the same key
+    /// with other settings is `422`. Defaults spelled out are the same request.
+    @Test func aMosaicSentAgainWithItsKeyIsPlacedOnce() async throws {
+        try await withAPI { api in
+            let id = try await Self.document(api)
+            let headers: HTTPFields = [.idempotencyKey: "mosaic-1"]
+            let made = try await api.request(
+                .post, "/api/documents/\(id)/mosaic", json: ["columns": 16], headers: headers)
+            #expect(made.status == .ok, "\(made.text)")
+            #expect(made.json["version"] as? Int == 3)
+            let cleared = try await api.edit(id, base: 3, [["type": "setBackground", "background": NSNull()]])
+            #expect(cleared.status == .ok)
+            let again = try await api.request(
+                .post, "/api/documents/\(id)/mosaic",
+                json: ["columns": 16, "emojis": "all", "dither": false, "fit": "background", "replace": false],
+                headers: headers)
+            #expect(again.status == .ok, "\(again.text)")
+            #expect(again.json["version"] as? Int == 4)
+            let other = try await api.request(
+                .post, "/api/documents/\(id)/mosaic", json: ["columns": 20], headers: headers)
+            #expect(other.status == .unprocessableContent)
+            #expect(other.errorCode == "idempotency_key_reused")
+            let now = try await api.request(.get, "/api/documents/\(id)")
+            #expect(now.json["version"] as? Int == 4)
+            #expect(Self.emojis(now).count == 16 * 12 + 2)
+        }
+    }
+
     @Test func aRegionKeepingWhatIsThere() async throws {
         try await withAPI { api in
             let id = try await Self.document(api)

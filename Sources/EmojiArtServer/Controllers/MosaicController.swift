@@ -105,6 +105,11 @@ struct MosaicController {
             encoder.outputFormatting = .sortedKeys
             return key.requestID(asking: try encoder.encode(body.withDefaults))
         }
+        // A repeat of a mosaic that was placed is answered before one is made again (a second or
+        // more of work, and the background may have changed since).
+        if let requestID, let done = try await library.document(id, { try await $0.stateIfCommitted(requestID) }) {
+            return try DocumentStateBody(done, role: grant.role).response(from: request, context: context)
+        }
         let (state, mosaic, _) = try await make(id, body, context, drawing: false)
         let replace = body.replace ?? false
         let done = try await library.document(id) { document in
