@@ -14,19 +14,30 @@ import Logging
 /// largest, a user with 10,000 documents of their own. Median and p95 of the store's answer.
 enum ListingBenchmarks {
     static func run(smoke: Bool, into report: inout Report) async throws {
+        // `EMOJIART_BENCH_LISTING_ONLY=drawn`: only the drawn documents' run, on fresh databases.
+        let drawnOnly = ProcessInfo.processInfo.environment["EMOJIART_BENCH_LISTING_ONLY"] == "drawn"
         let sizes = smoke ? [1_000, 3_000] : [10_000, 100_000, 1_000_000]
         let users = smoke ? 100 : 10_000
         let folder = benchmarkFolder("listing")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let sqlite = try SQLiteDatabase(path: folder.appendingPathComponent("listing.sqlite").path)
-        try await measure(sqlite, label: "SQLite", sizes: sizes, users: users, smoke: smoke, into: &report)
+        if drawnOnly {
+            try await measureDrawnDocuments(sqlite, label: "SQLite", smoke: smoke, into: &report)
+        } else {
+            try await measure(sqlite, label: "SQLite", sizes: sizes, users: users, smoke: smoke, into: &report)
+        }
         if TestPostgres.url != nil {
             var logger = Logger(label: "bench")
             logger.logLevel = .error
             let postgres = try await PostgreSQLDatabase.open(try await TestPostgres.freshDatabase(), logger: logger)
             defer { postgres.close() }
-            try await measure(postgres, label: "PostgreSQL", sizes: sizes, users: users, smoke: smoke, into: &report)
+            if drawnOnly {
+                try await measureDrawnDocuments(postgres, label: "PostgreSQL", smoke: smoke, into: &report)
+            } else {
+                try await measure(
+                    postgres, label: "PostgreSQL", sizes: sizes, users: users, smoke: smoke, into: &report)
+            }
         } else if !smoke {
             print("(set $EMOJIART_TEST_POSTGRES for the PostgreSQL figures; scripts/benchmark listing does)")
         }
@@ -85,6 +96,46 @@ enum ListingBenchmarks {
             _ = try await store.listDocuments(DocumentListing(scope: .visible(user: user, links: [:]), limit: 50))
         }
         report.add("\(label): first page of a user with \(own.formatted()) documents", heavyFirst.text)
+        try await measureDrawnDocuments(database, label: label, smoke: smoke, into: &report)
+    }
+
+    /// The documents above are rows with empty snapshots; real ones hold their drawings. SQLite
+    /// keeps a snapshot in its row before the columns a list shows (``SQLDialect/keepsLargeValuesInRow``):
+    /// one user with 2,000 documents of 1,000 emojis each (~50 KB), their list's first page and
+    /// a search, and local mode's first page.
+    static func measureDrawnDocuments(
+        _ database: any SQLDatabase, label: String, smoke: Bool, into report: inout Report
+    ) async throws {
+        let store = SQLDocumentStore(database: database)
+        var document = try EmojiArtDocument(title: "Drawn")
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<1_000 {
+            _ = try document.apply(
+                .addEmoji(
+                    text: ["😀", "🐶", "🌳", "🏠"][Int.random(in: 0..<4, using: &random)],
+                    position: Point(
+                        x: Int.random(in: -500...500, using: &random), y: Int.random(in: -500...500, using: &random)),
+                    size: 40))
+        }
+        let snapshot = Data(EmojiArtFile.write(document, as: .native).bytes)
+        let user = UUID()
+        try await insertUsers([user], into: database)
+        let count = smoke ? 200 : 2_000
+        try await insertDocuments(from: 0, to: count, owners: [user], snapshot: snapshot, into: database)
+        let name = "\(label), a user with \(count.formatted()) drawn documents (\(snapshot.count / 1024) KB snapshots)"
+        let first = try await timings(repeating: smoke ? 5 : 100, over: [user]) { user in
+            _ = try await store.listDocuments(DocumentListing(scope: .visible(user: user, links: [:]), limit: 50))
+        }
+        report.add("\(name): first page", first.text)
+        let search = try await timings(repeating: smoke ? 5 : 100, over: [user]) { user in
+            _ = try await store.listDocuments(
+                DocumentListing(scope: .visible(user: user, links: [:]), titleContains: "7", limit: 50))
+        }
+        report.add("\(name): search", search.text)
+        let everything = try await timings(repeating: smoke ? 5 : 100, over: [user]) { _ in
+            _ = try await store.listDocuments(DocumentListing(scope: .everything, limit: 50))
+        }
+        report.add("\(name): local mode's first page", everything.text)
     }
 
     struct Timings {
@@ -128,11 +179,13 @@ enum ListingBenchmarks {
     }
 
     /// Documents `from..<to`, each owned by one of `owners` in turn, changed at times spread over
-    /// a year in no order, titled "Document N": rows only (an empty snapshot), as a backup would
-    /// restore them.
-    static func insertDocuments(from: Int, to: Int, owners: [UUID], into database: any SQLDatabase) async throws {
-        let snapshot = Data(EmojiArtFile.write(try EmojiArtDocument(title: "Document"), as: .native).bytes)
-        let batchSize = 1_000
+    /// a year in no order, titled "Document N": rows only (an empty snapshot unless one is
+    /// given), as a backup would restore them.
+    static func insertDocuments(
+        from: Int, to: Int, owners: [UUID], snapshot given: Data? = nil, into database: any SQLDatabase
+    ) async throws {
+        let snapshot = try given ?? Data(EmojiArtFile.write(try EmojiArtDocument(title: "Document"), as: .native).bytes)
+        let batchSize = given == nil ? 1_000 : 50
         var random = SplitMix64(seed: UInt64(from))
         for start in stride(from: from, to: to, by: batchSize) {
             let range = start..<min(start + batchSize, to)

@@ -562,10 +562,10 @@ struct LiveDocumentTests {
         let document = try #require(try await library.document(created.id))
         store.appendDelay.store(100, ordering: .relaxed)
         let writing = Task {
-            // About three seconds of commits back to back, each staged while the last is written.
+            // About five seconds of commits back to back, each staged while the last is written.
             var version = 0
             var pending: Task<LiveDocumentState, any Error>?
-            for x in 1...30 {
+            for x in 1...50 {
                 let next = Task { [version] in try await document.perform([self.emoji(x)], baseVersion: version) }
                 if let pending { version = try await pending.value.version }
                 pending = next
@@ -573,12 +573,10 @@ struct LiveDocumentTests {
             return try await pending?.value.version
         }
         try await Task.sleep(for: .milliseconds(150))
-        let started = ContinuousClock.now
         let read = try await document.state(atLeast: 1_000_000)
-        let waited = ContinuousClock.now - started
-        #expect(read.version < 1_000_000)
-        #expect(waited < LiveDocument.readWait + .milliseconds(500))
-        #expect(try await writing.value == 30)
+        // Answered while the writes went on (held until the writer idled, it would have all 50).
+        #expect(read.version < 50)
+        #expect(try await writing.value == 50)
     }
 
     // Finding 5: a conflict found after the copy was closed says why it closed.

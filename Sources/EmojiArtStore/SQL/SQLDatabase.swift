@@ -167,10 +167,16 @@ public struct SQLDialect: Sendable {
     /// Whether a `WITH` may hold `UPDATE`s and `INSERT`s (PostgreSQL; not SQLite): then a log
     /// append is one statement (``SQLDocumentStore/append(_:)``).
     public var writesInWith: Bool
+    /// Whether a row keeps its large values in it (SQLite: a document's snapshot), so reading a
+    /// column stored after one walks all its pages: the document list is then read through
+    /// covering indexes (shared migration 10), named in its SQL (SQLite's `INDEXED BY`).
+    /// PostgreSQL keeps large values aside (TOAST) and needs neither.
+    public var keepsLargeValuesInRow: Bool
 
     public init(
         name: String, uuidType: String, blobType: String, realType: String, integerType: String,
-        numbersPlaceholders: Bool, announce: (@Sendable (StoreChange) -> SQLStatement)?, writesInWith: Bool = false
+        numbersPlaceholders: Bool, announce: (@Sendable (StoreChange) -> SQLStatement)?, writesInWith: Bool = false,
+        keepsLargeValuesInRow: Bool = false
     ) {
         self.name = name
         self.uuidType = uuidType
@@ -180,11 +186,12 @@ public struct SQLDialect: Sendable {
         self.numbersPlaceholders = numbersPlaceholders
         self.announce = announce
         self.writesInWith = writesInWith
+        self.keepsLargeValuesInRow = keepsLargeValuesInRow
     }
 
     public static let sqlite = SQLDialect(
         name: "sqlite", uuidType: "TEXT", blobType: "BLOB", realType: "REAL", integerType: "INTEGER",
-        numbersPlaceholders: false, announce: nil)
+        numbersPlaceholders: false, announce: nil, keepsLargeValuesInRow: true)
 
     /// The channel PostgreSQL announces changes on (`NOTIFY`).
     public static let postgresChannel = "emojiart_changes"

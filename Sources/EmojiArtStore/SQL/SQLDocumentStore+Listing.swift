@@ -7,6 +7,9 @@ extension SQLDocumentStore {
     /// cost is the requester's documents, never everyone's — and those links open by their ids.
     public func listDocuments(_ listing: DocumentListing) async throws -> DocumentListPage {
         let limit = max(1, listing.limit)
+        // Found by id (a member's, a link's): through the covering index where rows hold snapshots.
+        let documentsByID =
+            database.dialect.keepsLargeValuesInRow ? "document d INDEXED BY document_listing" : "document d"
         var entries: [DocumentListPage.Entry]
         switch listing.scope {
         case .everything:
@@ -15,7 +18,7 @@ extension SQLDocumentStore {
             entries = []
             if let user {
                 entries = try await page(
-                    from: "document_member m JOIN document d ON d.id = m.document_id", role: "m.role",
+                    from: "document_member m JOIN \(documentsByID) ON d.id = m.document_id", role: "m.role",
                     where: [("m.user_id = ?", [.uuid(user)])], listing, limit: limit + 1)
             }
             if !links.isEmpty {
@@ -23,7 +26,7 @@ extension SQLDocumentStore {
                 // and merged in, each with the higher of its two roles.
                 let ids = links.keys.sorted { $0.uuidString < $1.uuidString }
                 let linked = try await page(
-                    from: "document d", role: "'viewer'",
+                    from: documentsByID, role: "'viewer'",
                     where: [("d.id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))", ids.map { .uuid($0) })],
                     listing, limit: limit + 1)
                 var byID = Dictionary(entries.map { ($0.summary.id, $0) }, uniquingKeysWith: { first, _ in first })

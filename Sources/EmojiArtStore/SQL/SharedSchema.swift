@@ -214,7 +214,24 @@ public enum SharedSchema {
                     // requests are in it, so the live windows' appends don't add to it.
                     "CREATE INDEX edit_log_by_key ON edit_log (document_id, \(requestClaim)) WHERE \(keyedRequest)"
                 ]),
+            Migration(
+                number: 10, name: "the document list read from indexes alone",
+                statements: dialect.keepsLargeValuesInRow
+                    ? [
+                        // Every column a list entry shows, in the indexes it is found through —
+                        // local mode's in change order, a member's and a link's by id — so no
+                        // listing reads a document's row, where SQLite keeps its snapshot before
+                        // them (``SQLDialect/keepsLargeValuesInRow``).
+                        "DROP INDEX document_by_change",
+                        "CREATE INDEX document_by_change ON document (\(listingColumns(leading: "updated_at, id")))",
+                        "CREATE INDEX document_listing ON document (\(listingColumns(leading: "id, updated_at")))",
+                    ] : []),
         ]
+    }
+
+    /// The columns of migration 10's covering indexes after `leading`.
+    private static func listingColumns(leading: String) -> String {
+        leading + ", created_at, title, emoji_count, version, title_key"
     }
 
     /// A log entry's request id is a key's (``RequestKey``): as migration 9's index and the
