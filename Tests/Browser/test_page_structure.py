@@ -5,6 +5,9 @@ read, and no export that nothing imports."""
 import re
 from pathlib import Path
 
+import requests
+from playwright.sync_api import expect
+
 HERE = Path(__file__).resolve().parent
 PUBLIC = HERE.parents[1] / "Sources" / "EmojiArtWeb" / "Public"
 JS = PUBLIC / "js"
@@ -134,6 +137,31 @@ def test_each_page_fetches_one_script_its_bundle(page, api, server):
     source_line = decode_line(source_map["mappings"], line, live)
     assert (JS / "live.js").read_text().split("\n")[source_line].startswith("export class LiveConnection {")
 
+
+
+def test_the_first_screen_comes_first(page, api, server):
+    """Issue #38, item 6: what the first screen doesn't show waits until the document is drawn —
+    the comment threads are asked for after it, and the palette dialogs are made when first
+    opened — and each still works: the open thread's badge and pin appear, the manager opens."""
+    doc = api.create("First screen", emojis=[("🐶", 0, 0, 40)])
+    emoji_id = doc["emojis"][0]["id"]
+    made = requests.post(f"{server}/api/documents/{doc['id']}/comments", json={"text": "Look", "emojiId": emoji_id}, timeout=10)
+    assert made.status_code == 201, made.text
+    page.add_init_script("""new MutationObserver(() => {
+      if (document.body?.dataset.source === "server") window.drawnAt ??= performance.now();
+    }).observe(document, { subtree: true, attributes: true });""")
+    page.goto(f"{server}/documents/{doc['id']}")
+    page.wait_for_function("() => document.body.dataset.source === 'server'")
+    expect(page.locator("#show-comments .comments-badge")).to_have_text("1")
+    expect(page.locator(".comment-pins .comment-pin")).to_have_count(1)
+    asked = page.evaluate("""() => performance.getEntriesByType("resource")
+      .filter((entry) => new URL(entry.name).pathname.endsWith("/comments")).map((entry) => entry.startTime)""")
+    assert len(asked) == 1 and asked[0] > page.evaluate("window.drawnAt"), (asked, page.evaluate("window.drawnAt"))
+    assert page.locator("#palette-manager, #palette-editor").count() == 0
+    page.locator("#palette-menu-button").click()
+    page.get_by_role("menuitem", name="Manage Palettes…").click()
+    expect(page.locator("#palette-manager")).to_be_visible()
+    expect(page.locator("#palette-rows li").first).to_be_visible()
 
 def decode_line(mappings: str, wanted: int, source: int) -> int:
     """The source line the map gives bundle line `wanted` (its first segment), checking the source."""

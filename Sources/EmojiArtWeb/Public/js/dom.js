@@ -105,3 +105,14 @@ export function confirmAction({ title, message, confirmLabel }) {
 
 /** A document's file name without its extension: "party.emojiart" → "party". */
 export const fileStem = (name) => name.replace(/\.[^./\\]*$/, "") || name;
+
+/**
+ * Runs `work` once the page has drawn its next frame and is idle (or after `timeout` ms at most):
+ * for what the page needs soon but not on its first screen (docs/PERFORMANCE.md, "Start-up").
+ */
+export function afterFirstFrame(work, { timeout = 1000 } = {}) {
+  requestAnimationFrame(() => {
+    if (window.requestIdleCallback) requestIdleCallback(() => work(), { timeout });
+    else setTimeout(work, 0);
+  });
+}

@@ -349,8 +349,18 @@ export class PaletteDialogs {
   constructor(feed, { picker = null } = {}) {
     this.feed = feed;
     this.picker = picker;
-    this.editor = new PaletteEditor(this);
-    this.manager = new PaletteManager(this);
+  }
+
+  /** The dialog that edits one palette, made when first opened (it isn't on the first screen). */
+  get editor() {
+    this.editorDialog ??= new PaletteEditor(this);
+    return this.editorDialog;
+  }
+
+  /** The dialog that lists and orders the palettes, likewise. */
+  get manager() {
+    this.managerDialog ??= new PaletteManager(this);
+    return this.managerDialog;
   }
 
   /**

@@ -101,31 +101,44 @@ export class ActionManager {
   }
 
   /**
-   * Each `[data-action]` button inside `root` performs its action; `refresh` keeps it current.
+   * Each `[data-action]` button inside `roots` performs its action; `refresh` keeps it current.
    * `data-keep-text`: its text isn't the label; `data-hidden-when-off`: hidden, not disabled, while
    * its action doesn't apply (a tool for something the document may not have, such as a picture).
    */
-  bindButtons(root) {
-    for (const button of root.querySelectorAll("[data-action]")) {
-      const action = this.get(button.dataset.action);
-      button.addEventListener("click", (event) => this.perform(action.name, event));
-      this.buttons.push({
-        button, action, keepText: button.hasAttribute("data-keep-text"), hideWhenOff: button.hasAttribute("data-hidden-when-off"),
-      });
+  bindButtons(...roots) {
+    for (const root of roots) {
+      for (const button of root.querySelectorAll("[data-action]")) {
+        const action = this.get(button.dataset.action);
+        button.addEventListener("click", (event) => this.perform(action.name, event));
+        this.buttons.push({
+          button, action, keepText: button.hasAttribute("data-keep-text"), hideWhenOff: button.hasAttribute("data-hidden-when-off"),
+          keys: action.keys?.length ? ` (${shortcutLabel(action.keys[0])})` : "",
+          shown: null, // {label, off} as last written, so that a refresh writes only what changed
+        });
+      }
     }
     this.refresh();
   }
 
-  /** Updates the bound buttons: enabled (or shown) when their action applies, labelled and titled by it. */
+  /**
+   * Updates the bound buttons: enabled (or shown) when their action applies, labelled and titled
+   * by it. Called on every render and selection change, so it touches the page only where
+   * something changed.
+   */
   refresh() {
-    for (const { button, action, keepText, hideWhenOff } of this.buttons) {
+    for (const bound of this.buttons) {
+      const { button, action, keepText, hideWhenOff, keys, shown } = bound;
       const label = this.label(action);
-      if (!keepText && button.textContent !== label) button.textContent = label;
-      const keys = action.keys?.length ? ` (${shortcutLabel(action.keys[0])})` : "";
-      button.title = label + keys;
       const off = !this.applies(action);
-      if (hideWhenOff) button.hidden = off;
-      else button.disabled = off;
+      if (shown?.label !== label) {
+        if (!keepText) button.textContent = label;
+        button.title = label + keys;
+      }
+      if (shown?.off !== off) {
+        if (hideWhenOff) button.hidden = off;
+        else button.disabled = off;
+      }
+      bound.shown = { label, off };
     }
   }
 

@@ -5,7 +5,7 @@
 // (…/documents/{id}#comment=<id>) opens the editor at it. Comments are not edits: no undo.
 import * as api from "../api.js";
 import { CommentPins } from "../canvas/comment-pins.js";
-import { confirmAction, notify } from "../dom.js";
+import { afterFirstFrame, confirmAction, notify } from "../dom.js";
 import { CommentsPanel } from "./comments-panel.js";
 
 const PINS_KEY = "emojiart.commentPins"; // "hidden" while the pins are hidden, in every document
@@ -77,6 +77,16 @@ export class Comments {
 
   get isOpen() {
     return this.panel.isOpen;
+  }
+
+  /**
+   * The connection is up: the threads again (what changed while offline). The first time, once
+   * the document is on screen — the threads come second to the drawing (docs/PERFORMANCE.md,
+   * "Start-up").
+   */
+  backOnline() {
+    if (this.threads !== null || this.fetching) this.refresh();
+    else afterFirstFrame(() => this.threads === null && !this.fetching && this.refresh());
   }
 
   /** Fetches the threads (once more after the one in flight, if asked meanwhile) and draws them. */

@@ -297,7 +297,7 @@ export class DocumentEditor {
     if (this.online && !wasOnline) {
       this.requests.backOnline();
       this.unsent.backOnline();
-      this.comments.refresh(); // what changed while offline
+      this.comments.backOnline();
     }
     if (wasOnline && !this.online) this.people.offline();
     this.actions.refresh();
@@ -412,7 +412,7 @@ export class DocumentEditor {
   /** Sets the page up, and connects (with `socket`, when the page opened one already: LiveConnection.connect). */
   start(socket = null) {
     const $ = this.$;
-    for (const bar of ["editor-toolbar", "palette-bar", "people"]) this.actions.bindButtons($(bar));
+    this.actions.bindButtons($("editor-toolbar"), $("palette-bar"), $("people"));
     new ToolbarFold($("toolbar-more"), $("toolbar-fold"));
     $("export-slot").replaceWith(exportMenu(this.documentId, { selection: () => [...this.canvas.selection] }));
     this.status.box.addEventListener("click", () => this.copy.retryNow());
