@@ -210,6 +210,12 @@ struct PostgresStoreTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(progress.stalled(since: lastKill) == 0)
+        // And the database serves again once its health probe has found it: under a loaded CI the
+        // kills can land on every query, and the first answers after them are quick refusals.
+        while !progress.anySucceeded(since: lastKill), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(progress.anySucceeded(since: lastKill), "no query succeeded after the connections were closed")
         workers.cancel()
         await workers.value
         // Nothing is left waiting on a connection (once the health probe, which a kill starts,
@@ -221,7 +227,6 @@ struct PostgresStoreTests {
         let watched = database.watch.count
         #expect(watched.waits == 0 && watched.connections <= 16, "\(watched)")
         #expect(progress.failures > 0, "no query was in flight when its connection closed: the test tested nothing")
-        #expect(progress.successes > 0)
     }
 }
 
@@ -229,7 +234,7 @@ struct PostgresStoreTests {
 private final class WorkerProgress: Sendable {
     private struct State {
         var lastFinished: [Int: ContinuousClock.Instant] = [:]
-        var successes = 0
+        var lastSucceeded: ContinuousClock.Instant?
         var failures = 0
     }
     private let state = Mutex(State())
@@ -237,7 +242,7 @@ private final class WorkerProgress: Sendable {
     func finished(_ worker: Int, succeeded: Bool) {
         state.withLock {
             $0.lastFinished[worker] = .now
-            if succeeded { $0.successes += 1 } else { $0.failures += 1 }
+            if succeeded { $0.lastSucceeded = .now } else { $0.failures += 1 }
         }
     }
 
@@ -246,7 +251,11 @@ private final class WorkerProgress: Sendable {
         state.withLock { state in (0..<12).count { (state.lastFinished[$0] ?? instant) <= instant } }
     }
 
-    var successes: Int { state.withLock { $0.successes } }
+    /// Whether any worker's query succeeded after `instant`.
+    func anySucceeded(since instant: ContinuousClock.Instant) -> Bool {
+        state.withLock { $0.lastSucceeded.map { $0 > instant } ?? false }
+    }
+
     var failures: Int { state.withLock { $0.failures } }
 }
 
