@@ -138,7 +138,6 @@ def test_each_page_fetches_one_script_its_bundle(page, api, server):
     assert (JS / "live.js").read_text().split("\n")[source_line].startswith("export class LiveConnection {")
 
 
-
 def test_the_first_screen_comes_first(page, api, server):
     """Issue #38, item 6: what the first screen doesn't show waits until the document is drawn —
     the comment threads are asked for after it, and the palette dialogs are made when first
@@ -162,6 +161,7 @@ def test_the_first_screen_comes_first(page, api, server):
     page.get_by_role("menuitem", name="Manage Palettes…").click()
     expect(page.locator("#palette-manager")).to_be_visible()
     expect(page.locator("#palette-rows li").first).to_be_visible()
+
 
 def decode_line(mappings: str, wanted: int, source: int) -> int:
     """The source line the map gives bundle line `wanted` (its first segment), checking the source."""

@@ -113,7 +113,7 @@ export class ActionManager {
         this.buttons.push({
           button, action, keepText: button.hasAttribute("data-keep-text"), hideWhenOff: button.hasAttribute("data-hidden-when-off"),
           keys: action.keys?.length ? ` (${shortcutLabel(action.keys[0])})` : "",
-          shown: null, // {label, off} as last written, so that a refresh writes only what changed
+          label: undefined, off: undefined, // as last written, so that a refresh writes only what changed
         });
       }
     }
@@ -127,18 +127,19 @@ export class ActionManager {
    */
   refresh() {
     for (const bound of this.buttons) {
-      const { button, action, keepText, hideWhenOff, keys, shown } = bound;
+      const { button, action } = bound;
       const label = this.label(action);
       const off = !this.applies(action);
-      if (shown?.label !== label) {
-        if (!keepText) button.textContent = label;
-        button.title = label + keys;
+      if (bound.label !== label) {
+        if (!bound.keepText) button.textContent = label;
+        button.title = label + bound.keys;
+        bound.label = label;
       }
-      if (shown?.off !== off) {
-        if (hideWhenOff) button.hidden = off;
+      if (bound.off !== off) {
+        if (bound.hideWhenOff) button.hidden = off;
         else button.disabled = off;
+        bound.off = off;
       }
-      bound.shown = { label, off };
     }
   }
 
