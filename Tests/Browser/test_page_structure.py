@@ -114,9 +114,15 @@ def test_each_page_fetches_one_script_its_bundle(page, api, server):
     waterfall it replaced), the editor's socket opens before the catalogue is asked for, and a
     module's line is found through the bundle's map."""
     doc = api.create("One script")
-    page.add_init_script("""new MutationObserver(() => {
+    page.add_init_script("""window.segmentersMade = 0;
+    const Segmenter = Intl.Segmenter;
+    Intl.Segmenter = new Proxy(Segmenter, {
+      construct: (target, args) => (window.segmentersMade++, Reflect.construct(target, args)),
+    });
+    new MutationObserver(() => {
       if (document.body?.dataset.source === "server") window.drawnAt ??= performance.now();
-    }).observe(document, { subtree: true, attributes: true });""")
+      if (document.querySelector("#palette-emojis .palette-emoji")) window.segmentersWhenShown ??= window.segmentersMade;
+    }).observe(document, { subtree: true, attributes: true, childList: true });""")
     for url, bundle in ((f"{server}/documents/{doc['id']}", "/bundles/editor.js"), (f"{server}/", "/bundles/browser.js")):
         page.goto(url)
         page.wait_for_function("() => document.body.dataset.source === 'server' || document.body.dataset.listed !== undefined")
@@ -140,15 +146,22 @@ def test_each_page_fetches_one_script_its_bundle(page, api, server):
 
 def test_the_first_screen_comes_first(page, api, server):
     """Issue #38, item 6: what the first screen doesn't show waits until the document is drawn —
-    the comment threads are asked for after it, and the palette dialogs are made when first
-    opened — and each still works: the open thread's badge and pin appear, the manager opens."""
+    the comment threads are asked for after it, the palette dialogs are made when first opened,
+    the grapheme segmenter when some text needs it — and each still works: the open thread's
+    badge and pin appear, the palette's emojis show, the manager opens."""
     doc = api.create("First screen", emojis=[("🐶", 0, 0, 40)])
     emoji_id = doc["emojis"][0]["id"]
     made = requests.post(f"{server}/api/documents/{doc['id']}/comments", json={"text": "Look", "emojiId": emoji_id}, timeout=10)
     assert made.status_code == 201, made.text
-    page.add_init_script("""new MutationObserver(() => {
+    page.add_init_script("""window.segmentersMade = 0;
+    const Segmenter = Intl.Segmenter;
+    Intl.Segmenter = new Proxy(Segmenter, {
+      construct: (target, args) => (window.segmentersMade++, Reflect.construct(target, args)),
+    });
+    new MutationObserver(() => {
       if (document.body?.dataset.source === "server") window.drawnAt ??= performance.now();
-    }).observe(document, { subtree: true, attributes: true });""")
+      if (document.querySelector("#palette-emojis .palette-emoji")) window.segmentersWhenShown ??= window.segmentersMade;
+    }).observe(document, { subtree: true, attributes: true, childList: true });""")
     page.goto(f"{server}/documents/{doc['id']}")
     page.wait_for_function("() => document.body.dataset.source === 'server'")
     expect(page.locator("#show-comments .comments-badge")).to_have_text("1")
@@ -156,6 +169,10 @@ def test_the_first_screen_comes_first(page, api, server):
     asked = page.evaluate("""() => performance.getEntriesByType("resource")
       .filter((entry) => new URL(entry.name).pathname.endsWith("/comments")).map((entry) => entry.startTime)""")
     assert len(asked) == 1 and asked[0] > page.evaluate("window.drawnAt"), (asked, page.evaluate("window.drawnAt"))
+    # The palette's emojis are on the first screen, split without the segmenter (making one
+    # costs a page 25–100 ms here): none is made before they show.
+    expect(page.locator("#palette-emojis .palette-emoji").first).to_be_visible()
+    assert page.evaluate("window.segmentersWhenShown") == 0
     assert page.locator("#palette-manager, #palette-editor").count() == 0
     page.locator("#palette-menu-button").click()
     page.get_by_role("menuitem", name="Manage Palettes…").click()
@@ -182,3 +199,38 @@ def decode_line(mappings: str, wanted: int, source: int) -> int:
                 assert state[1] == source
                 return state[2]
     raise AssertionError(f"no mapping for line {wanted}")
+
+
+def test_emoji_text_is_split_as_the_segmenter_splits_it(page, server):
+    """js/intl.js splits text of emojis alone without Intl.Segmenter: the pieces are the same as
+    the segmenter's for every emoji of emoji-test.txt, alone and run together, and for text mixed
+    with what a pattern could get wrong (text presentation, stray joiners, tones, lone regional
+    indicators, marks, Hangul, CRLF, tags) — there the segmenter decides."""
+    emojis = [
+        "".join(chr(int(point, 16)) for point in line.split(";")[0].split())
+        for line in Path("/usr/share/unicode/emoji/emoji-test.txt").read_text().splitlines()
+        if line and not line.startswith("#") and ";" in line
+    ]
+    assert len(emojis) > 4000
+    page.goto(f"{server}/")
+    result = page.evaluate(
+        r"""async (emojis) => {
+          const { graphemes } = await import("/js/intl.js");
+          const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+          const truth = (text) => Array.from(segmenter.segment(text), (piece) => piece.segment);
+          const odd = ["\uFE0E", "\uFE0F", "\u200D", "\u{1F3FB}", "\u{1F1E6}", "a", "é", "e\u0301", "\r\n",
+            "한", "\u0600", " ", "\u20E3", "1", "#", "\u{E0067}", "\u{E007F}", "<b>", ""];
+          let seed = 7;
+          const random = (n) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+          const texts = [...emojis, emojis.join(""), "Dog 🐶 and cat 🐱", "🇫🇷🇩", "😀\uFE0F🏻", "🏻😀", "👩\u200D", "\u200D👩"];
+          for (let i = 0; i < 5000; i++) {
+            let text = "";
+            for (let k = 1 + random(6); k > 0; k--) text += random(4) ? emojis[random(emojis.length)] : odd[random(odd.length)];
+            texts.push(text);
+          }
+          const wrong = texts.filter((text) => JSON.stringify(graphemes(text)) !== JSON.stringify(truth(text)));
+          return { checked: texts.length, wrong: wrong.slice(0, 5) };
+        }""",
+        emojis,
+    )
+    assert result["checked"] > 9000 and result["wrong"] == [], result
