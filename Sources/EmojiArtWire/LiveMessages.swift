@@ -35,6 +35,16 @@ public enum LiveMessages {
         }
     }
 
+    /// `{"type": "access", "role"}`: what this window may do (`owner`, `editor`, `commenter` or
+    /// `viewer`), sent after the opening of every connection, so the editor needn't ask over HTTP
+    /// (which would fetch the whole document a second time).
+    public static func access(role: String) -> String {
+        message("access") { writer in
+            writer.key("role")
+            writer.string(role)
+        }
+    }
+
     public static func change(_ change: LiveChange) -> String {
         message("change") { writer in
             writer.key("version")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Measures how soon the editor and the document list are ready (issue #38, item 6): from the
-navigation's start to the first full frame of the document as the server sent it ("live"), in
+navigation's start to the first full frame of the document as the server sent it ("live") —
+and to the first frame of the whole first screen, the palette bar filled too ("whole") — in
 headless Chromium, on loopback and with 50 ms of added latency each way (CDP's network
 emulation), with a cold cache (a new browser profile: no HTTP cache, no service worker) and
 warm (the same profile again: the page and its scripts from the service worker), and again
@@ -41,17 +42,22 @@ from measure_pan import call, serving
 # asking the page (asking would run Playwright's own script in the page while it loads).
 READY = """
 (() => {
-  const done = () => requestAnimationFrame(() => {
-    window.__ready = performance.now();
-    console.debug("emojiart-ready " + window.__ready);
-  });
+  const done = (what) => requestAnimationFrame(() => console.debug(`emojiart-${what} ${performance.now()}`));
   const check = () => {
     const body = document.body;
-    if (!body || window.__ready !== undefined || window.__waiting) return;
+    if (!body) return;
     const editor = body.classList.contains("editor-page");
-    if ((editor && body.dataset.source === "server") || (!editor && body.dataset.listed !== undefined)) {
-      window.__waiting = true;
-      done();
+    const ready = (editor && body.dataset.source === "server") || (!editor && body.dataset.listed !== undefined);
+    if (ready && !window.__ready) {
+      window.__ready = true;
+      done("ready");
+    }
+    // The whole first screen: the editor's palette bar filled too (the list has none, and a
+    // floor page no script).
+    const filled = !editor || body.dataset.floor !== undefined || document.querySelector("#palette-emojis .palette-emoji");
+    if (ready && !window.__whole && filled) {
+      window.__whole = true;
+      done("whole");
     }
   };
   new MutationObserver(check).observe(document, { subtree: true, attributes: true, childList: true });
@@ -83,13 +89,16 @@ def timed_open(context, page, url: str, latency: int) -> float:
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions", {
             "offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1})
-    with page.expect_console_message(lambda message: message.text.startswith("emojiart-ready"), timeout=30_000) as said:
+    said = {}
+    page.on("console", lambda message: said.setdefault(message.text.split()[0], float(message.text.split()[-1]))
+            if message.text.startswith("emojiart-") else None)
+    with page.expect_console_message(lambda message: message.text.startswith("emojiart-whole"), timeout=30_000):
         page.goto(url, wait_until="commit")
     # Let the service worker finish installing, so the next (warm) open has it (a page with no
     # script registers none).
     page.evaluate("() => navigator.serviceWorker?.getRegistration().then((r) => r && navigator.serviceWorker.ready)")
     page.wait_for_timeout(300)
-    return float(said.value.text.split()[1])
+    return said["emojiart-ready"], said["emojiart-whole"]
 
 
 @contextlib.contextmanager
@@ -102,7 +111,8 @@ def floor_pages(base: str, pages: dict[str, str]):
         with urllib.request.urlopen(url, timeout=30) as response:
             html = response.read().decode()
         html = re.sub(r'<script type="module" src="/bundles/[a-z]+\.js"></script>', "", html)
-        floors["/floor/" + name] = re.sub(r"<body ", '<body data-source="server" data-listed="" ', html, count=1).encode()
+        floors["/floor/" + name] = re.sub(r"<body ", '<body data-source="server" data-listed="" ', html, count=1).replace(
+            "<body ", '<body data-floor="" ', 1).encode()
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
@@ -145,7 +155,8 @@ def main() -> None:
     with serving(args.url) as base, sync_playwright() as p:
         doc = call(base, "POST", "/api/documents", {"title": "Start-up"})
         pages = {"editor": f"{base}/documents/{doc['id']}", "list": f"{base}/"}
-        print(f"{'page':14} {'latency':>8} {'cache':6} {'median ms':>10} {'slowest ms':>11}")
+        print(f"{'page':14} {'latency':>8} {'cache':6} {'median ms':>10} {'slowest ms':>11}"
+              f" {'whole: med.':>12} {'whole: slow.':>13}")
         with floor_pages(base, pages) as floors:
             cases = list(pages.items())
             if args.floor:
@@ -166,7 +177,9 @@ def measure(p, cases, args) -> None:
                     warm.append(first)
                     again.append(second)
             for label, times in (("cold", cold), ("warm", warm), ("again", again)):
-                print(f"{name:14} {latency:>6}ms {label:6} {statistics.median(times):>10.0f} {max(times):>11.0f}", flush=True)
+                ready, whole = [t[0] for t in times], [t[1] for t in times]
+                print(f"{name:14} {latency:>6}ms {label:6} {statistics.median(ready):>10.0f} {max(ready):>11.0f}"
+                      f" {statistics.median(whole):>12.0f} {max(whole):>13.0f}", flush=True)
 
 
 if __name__ == "__main__":

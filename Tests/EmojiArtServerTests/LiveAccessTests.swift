@@ -65,6 +65,8 @@ struct LiveAccessTests {
             #expect(try await owner.next()["type"] as? String == "change")
             #expect(try await owner.next()["type"] as? String == "ack")
             #expect(try await viewer.next()["type"] as? String == "change", "the viewer sees the owner's change live")
+            // Each was told its role once, after the snapshot (the editor asks nothing more).
+            #expect(viewer.roles == ["viewer"] && owner.roles == ["owner"])
         }
     }
 
@@ -123,6 +125,7 @@ struct LiveAccessTests {
             let owner = LiveTestWindow(port: port, path: path, headers: people.cookies["ada"]!)
             defer { for window in [visitor, viewer, owner] { window.finish() } }
             for window in [visitor, viewer, owner] { #expect(try await window.next()["type"] as? String == "snapshot") }
+            try await eventually { visitor.roles == ["viewer"] }
 
             let revoked = try await api.request(
                 .delete, "/api/documents/\(people.document)/links/\(people.viewLink.id)",

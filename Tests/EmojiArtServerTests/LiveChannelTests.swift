@@ -97,6 +97,7 @@ import Testing
             again.send(#"{"type":"edit","requestId":"same","baseVersion":0,"edit":\#(addJSON("🐻"))}"#)
             let ack = try await again.next()
             #expect(ack["type"] as? String == "ack" && ack["version"] as? Int == 3)
+            #expect(again.roles == ["owner"])  // after `synced` as after a snapshot (local mode: the owner)
             let emojis = try await api.request(.get, "/api/documents/\(id)").json["emojis"] as? [[String: Any]]
             #expect(emojis?.compactMap { $0["text"] as? String } == ["🐻", "🐼", "🐨"])
 
@@ -277,6 +278,7 @@ final class LiveTestWindow: Sendable {
         let state = Mutex<(messages: [String], closed: Bool, frame: WebSocketCloseFrame?)>(([], false, nil))
         let cursor = Mutex(0)
         let presence = Mutex<[String]>([])
+        let roles = Mutex<[String]>([])
     }
     private let inbox = Inbox()
     private let task: Task<Void, Never>
@@ -298,9 +300,13 @@ final class LiveTestWindow: Sendable {
                         for await text in outgoingMessages { try await outbound.write(.text(text)) }
                     }
                     for try await message in inbound.messages(maxSize: 16 * 1024 * 1024) {
-                        // Other windows' presence is kept apart: these tests read the document's messages.
+                        // Other windows' presence, and the window's role, are kept apart: these
+                        // tests read the document's messages.
                         guard case .text(let text) = message else { continue }
-                        if text.hasPrefix(#"{"type":"presence""#) || text.hasPrefix(#"{"type":"summon""#) {
+                        if text.hasPrefix(#"{"type":"access","role":""#) {
+                            let role = text.dropFirst(#"{"type":"access","role":""#.count).prefix { $0 != "\"" }
+                            inbox.roles.withLock { $0.append(String(role)) }
+                        } else if text.hasPrefix(#"{"type":"presence""#) || text.hasPrefix(#"{"type":"summon""#) {
                             inbox.presence.withLock { $0.append(text) }
                         } else {
                             inbox.state.withLock { $0.messages.append(text) }
@@ -319,6 +325,8 @@ final class LiveTestWindow: Sendable {
     var received: [String] { inbox.state.withLock { $0.messages } }
     /// Presence messages (and calls to follow), in order.
     var presence: [String] { inbox.presence.withLock { $0 } }
+    /// The roles the server said this window has (`access`), one per connection.
+    var roles: [String] { inbox.roles.withLock { $0 } }
 
     func send(_ text: String) { outgoing.yield(text) }
 

@@ -69,13 +69,13 @@ import Testing
         #expect(writer.deliver(.presence("a")))
         run(channel)
         #expect(try written(channel).isEmpty)  // the window has not been sent the document yet
-        writer.start(sentVersion: 0, opening: .messages(["missed", "synced"]))
+        writer.start(sentVersion: 0, opening: .messages(["missed", "synced"]), then: ["role"])
         #expect(writer.deliver(.presence("b")))
         #expect(writer.deliver(.reply(.refused(requestID: "r1", code: "conflict", message: "no", currentVersion: 0))))
         run(channel)
         let texts = try written(channel)
-        #expect(texts.count == 5)
-        #expect(texts[..<4] == ["missed", "synced", "a", "b"] && texts[4].contains(#""requestId":"r1""#))
+        #expect(texts.count == 6)
+        #expect(texts[..<5] == ["missed", "synced", "role", "a", "b"] && texts[5].contains(#""requestId":"r1""#))
         writer.stop()
         run(channel)
         #expect(endings.list.withLock { $0 }.isEmpty)
@@ -87,7 +87,7 @@ import Testing
         let (writer, _) = writer(channel, limit: 16)
         let snapshot = String(repeating: "x", count: 2 * LiveWriter.fragmentBytes + 10)
         channel.isWritable = false
-        writer.start(sentVersion: 0, opening: .snapshot(ByteBuffer(string: snapshot)))
+        writer.start(sentVersion: 0, opening: .snapshot(ByteBuffer(string: snapshot)), then: ["role"])
         #expect(writer.deliver(.presence("after")))
         run(channel)
         #expect(try frames(channel).isEmpty)  // the socket is full
@@ -95,10 +95,10 @@ import Testing
         writer.writabilityChanged()
         run(channel)
         let sent = try frames(channel)
-        #expect(sent.map(\.opcode) == [.text, .continuation, .continuation, .text])
-        #expect(sent.map(\.fin) == [false, false, true, true])
+        #expect(sent.map(\.opcode) == [.text, .continuation, .continuation, .text, .text])
+        #expect(sent.map(\.fin) == [false, false, true, true, true])
         #expect(sent[..<3].map { String(buffer: $0.data) }.joined() == snapshot)
-        #expect(String(buffer: sent[3].data) == "after")
+        #expect(sent[3...].map { String(buffer: $0.data) } == ["role", "after"])
     }
 
     @Test func aWindowThatStopsReadingIsDropped() async throws {

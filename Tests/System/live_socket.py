@@ -17,6 +17,7 @@ class LiveSocket:
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n")
         self.sock.sendall(head.encode())
         self.buffer = b""
+        self.roles: list[str] = []  # what each `access` message said
         while b"\r\n\r\n" not in self.buffer:
             chunk = self.sock.recv(4096)
             if not chunk:
@@ -65,7 +66,8 @@ class LiveSocket:
 
     def receive(self) -> dict:
         """The next text message (pings are answered; a close frame raises with its code).
-        Other windows' presence messages are skipped: these tests follow the document."""
+        Other windows' presence messages are skipped, and the window's role (`access`) is kept
+        in `roles`: these tests follow the document."""
         while True:
             opcode, payload = self.frame()
             if opcode == 0x1:
@@ -78,6 +80,9 @@ class LiveSocket:
                     payload += more
                 message = json.loads(payload)
                 if message.get("type") == "presence":
+                    continue
+                if message.get("type") == "access":
+                    self.roles.append(message.get("role"))
                     continue
                 return message
             if opcode == 0x9:

@@ -72,7 +72,7 @@ def test_a_request_sent_with_the_upgrade_is_applied_once_upgraded(server):
     # The head and a first request in one write, before the 101 is read.
     sock.sendall(handshake(server.port, path).encode() + masked_text(edit))
     window = LiveSocket.__new__(LiveSocket)
-    window.sock, window.buffer = sock, b""
+    window.sock, window.buffer, window.roles = sock, b"", []
     head = b""
     while b"\r\n\r\n" not in head:
         head += sock.recv(1)

@@ -125,15 +125,16 @@ final class LiveSession: LiveSocketSession, Sendable {
             return close(failing: error)
         }
         state.withLock { $0.opened = Opened(document: document, following: following, role: grant.role) }
+        let access = LiveMessages.access(role: grant.role.rawValue)
         if let missed = following.missed {
             let texts = missed.map { change in change.encoded.value { LiveMessages.change(change) } }
             writer.start(
                 sentVersion: following.state.version,
-                opening: .messages(texts + [LiveMessages.synced(following.state)]))
+                opening: .messages(texts + [LiveMessages.synced(following.state)]), then: [access])
         } else {
             writer.start(
                 sentVersion: following.state.version,
-                opening: .snapshot(await channel.snapshots.frame(for: following.state)))
+                opening: .snapshot(await channel.snapshots.frame(for: following.state)), then: [access])
         }
         // Present from now on: the others' pointers and selections arrive, and ours reach them.
         let peer = await channel.presence.join(document: id, name: start.access.requester.user?.name) {

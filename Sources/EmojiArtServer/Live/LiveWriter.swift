@@ -142,21 +142,22 @@ final class LiveWriter: Sendable {
         return accepted
     }
 
-    /// The window is sent `opening`, which brings it to `version`; what was held goes out after
-    /// it, then whatever comes.
-    func start(sentVersion version: Int, opening: Opening) {
+    /// The window is sent `opening`, which brings it to `version`, and `then` (messages of its
+    /// own: its role); what was held goes out after them, then whatever comes.
+    func start(sentVersion version: Int, opening: Opening, then own: [String] = []) {
         let schedule: Bool = state.withLock { state in
             guard state.phase != .stopped else { return false }
             if state.phase == .holding { state.phase = .writing }
             state.outbox = LiveOutbox(sentVersion: version)
+            var texts = own
             switch opening {
             case .snapshot(let buffer): state.snapshot = .unwritten(buffer)
-            case .messages(let texts):
-                for text in texts {
-                    state.queue.append(text)
-                    state.pendingFrames += 1
-                    state.pendingBytes += text.utf8.count
-                }
+            case .messages(let opening): texts = opening + own
+            }
+            for text in texts {
+                state.queue.append(text)
+                state.pendingFrames += 1
+                state.pendingBytes += text.utf8.count
             }
             for item in state.held { Self.queue(item, in: &state, limit: limit) }
             state.held = []

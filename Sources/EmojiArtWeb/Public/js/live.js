@@ -239,6 +239,9 @@ export class LiveConnection {
       case "refused":
         this.answer(message);
         break;
+      case "access":
+        this.handlers.access?.(message.role);
+        break;
       case "deleted":
         this.gone = true;
         this.handlers.deleted();

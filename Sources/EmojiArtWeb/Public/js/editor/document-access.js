@@ -13,6 +13,9 @@ export class DocumentAccess {
     this.signedOut = signedOut;
     /** "owner", "editor", "commenter" or "viewer"; null until known, or when the document can't be seen. */
     this.role = null;
+    /** The role the server said, once it has (assumed from a copy until then). */
+    this.told = null;
+    this.known = new Promise((resolve) => (this.learned = resolve));
     this.sharing = null;
   }
 
@@ -21,20 +24,24 @@ export class DocumentAccess {
   }
 
   /**
-   * Learns the role and marks the page with it; false when there is none to learn, with the
-   * status that said so in `denied` (404: the live connection says so too; 401: no one signed
-   * in, for the caller to send to the sign-in page).
+   * Resolves once the server has said the role: the live connection does after it opens (an
+   * `access` message). A document that can't be seen never resolves it: the connection closes
+   * instead (4404: no such document; 4401: no one signed in), and says so.
    */
-  async load() {
-    try {
-      this.role = (await api.getDocument(this.documentId, { signIn: false })).role || "owner";
-    } catch (error) {
-      this.denied = error.status;
-      if (error.status !== 401) this.role = null;
-      return false;
-    }
+  load() {
+    return this.known;
+  }
+
+  /**
+   * The live connection's `access`, on each opening: the page is marked with the role. One
+   * different from what the server said before (changed while this window was offline) starts
+   * the page again with it.
+   */
+  heard(role) {
+    if (this.told && this.told !== role) return location.reload();
+    this.told = this.role = role;
     this.show();
-    return true;
+    this.learned();
   }
 
   /** The role a copy kept in the browser was opened with, until the server says (offline). */

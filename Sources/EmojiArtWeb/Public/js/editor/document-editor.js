@@ -147,6 +147,7 @@ export class DocumentEditor {
         summon: (message) => this.people.summoned(message),
         comments: () => this.comments.refresh(),
         status: (status) => this.connectionChanged(status),
+        access: (role) => this.access.heard(role),
         accessEnded: (code, reason) => this.accessEnded(code, reason),
       },
       () => (this.state ? this.state.version : null),
@@ -307,10 +308,7 @@ export class DocumentEditor {
     if (this.gone) return;
     this.gone = true;
     this.unsent.forgetDocument();
-    if (!this.state) {
-      notify("There is no such document. It may have been deleted.", { kind: "error", title: "Couldn’t open this document" });
-      return;
-    }
+    if (!this.state) return notify("There is no such document. It may have been deleted.", { kind: "error", title: "Couldn’t open this document" });
     this.render(this.state);
     notify("This document was deleted in another window. Nothing more can be changed here.", { kind: "error", title: "Document deleted" });
   }
@@ -326,8 +324,9 @@ export class DocumentEditor {
 
   /** Learns the requester's role, then sets the editor up for it. */
   async loadRole() {
-    if (!(await this.access.load())) return this.unsent.accessDenied(this.access.denied);
+    await this.access.load();
     this.canvas.readOnly = this.readOnly || this.previewing;
+    if (!this.readOnly) this.palettes.load(); // the palettes don't wait for the Share button's question
     await this.access.offerSharing();
     if (this.state) this.render(this.state);
     this.comments.draw();
@@ -444,6 +443,6 @@ export class DocumentEditor {
     this.unsent.restore();
     this.copy.open();
     this.live.open(socket); // at once, beside the copy (one made offline: `missing` makes it first)
-    this.copy.onServer().then(() => this.loadRole()).then(() => this.readOnly || this.palettes.load());
+    this.copy.onServer().then(() => this.loadRole());
   }
 }
