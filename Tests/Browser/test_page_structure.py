@@ -147,8 +147,9 @@ def test_each_page_fetches_one_script_its_bundle(page, api, server):
 def test_the_first_screen_comes_first(page, api, server):
     """Issue #38, item 6: what the first screen doesn't show waits until the document is drawn —
     the comment threads are asked for after it, the palette dialogs are made when first opened,
-    the grapheme segmenter when some text needs it — and each still works: the open thread's
-    badge and pin appear, the palette's emojis show, the manager opens."""
+    the grapheme segmenter when some text needs it, and the role comes with the live connection
+    (no second read of the document) — and each still works: the open thread's badge and pin
+    appear, the palette's emojis show, the page has its role, the manager opens."""
     doc = api.create("First screen", emojis=[("🐶", 0, 0, 40)])
     emoji_id = doc["emojis"][0]["id"]
     made = requests.post(f"{server}/api/documents/{doc['id']}/comments", json={"text": "Look", "emojiId": emoji_id}, timeout=10)
@@ -169,6 +170,11 @@ def test_the_first_screen_comes_first(page, api, server):
     asked = page.evaluate("""() => performance.getEntriesByType("resource")
       .filter((entry) => new URL(entry.name).pathname.endsWith("/comments")).map((entry) => entry.startTime)""")
     assert len(asked) == 1 and asked[0] > page.evaluate("window.drawnAt"), (asked, page.evaluate("window.drawnAt"))
+    # The role came with the live connection: the document isn't read a second time over HTTP.
+    expect(page.locator("body")).to_have_attribute("data-role", "owner")
+    read = page.evaluate("""(path) => performance.getEntriesByType("resource")
+      .filter((entry) => new URL(entry.name).pathname === path).length""", f"/api/documents/{doc['id']}")
+    assert read == 0
     # The palette's emojis are on the first screen, split without the segmenter (making one
     # costs a page 25–100 ms here): none is made before they show.
     expect(page.locator("#palette-emojis .palette-emoji").first).to_be_visible()
