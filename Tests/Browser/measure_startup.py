@@ -12,7 +12,7 @@ the release one) with a fresh data folder — or
 uses a running one with --url — makes one empty document, and for each case opens it --runs
 times, printing the median and the slowest.
 
-    python3 Tests/Browser/measure_startup.py [--runs 7] [--floor] [--url http://127.0.0.1:8080]
+    python3 Tests/Browser/measure_startup.py [--runs 7] [--emojis N] [--floor] [--url http://127.0.0.1:8080]
 
 `--floor` adds each page as its markup and styles alone, served with its script tag removed
 and marked ready at once: what Chromium takes to show the page before any of its work.
@@ -34,7 +34,7 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-from measure_pan import call, serving
+from measure_pan import call, make_document, serving
 
 # Records when the page is ready: the editor once the server's state is drawn (data-source is
 # "server", a frame later), the list once it has listed (data-listed), both in ms since the
@@ -149,18 +149,21 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--url", help="a running server (else one is started)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--only", choices=["editor", "list"], help="measure this page alone")
+    parser.add_argument("--emojis", type=int, default=0,
+                        help="the document opened holds this many emojis (default: none)")
     parser.add_argument("--floor", action="store_true",
                         help="also each page's markup and styles with no script: what Chromium alone takes")
     args = parser.parse_args()
     with serving(args.url) as base, sync_playwright() as p:
-        doc = call(base, "POST", "/api/documents", {"title": "Start-up"})
+        doc = make_document(base, args.emojis) if args.emojis else call(base, "POST", "/api/documents", {"title": "Start-up"})
         pages = {"editor": f"{base}/documents/{doc['id']}", "list": f"{base}/"}
         print(f"{'page':14} {'latency':>8} {'cache':6} {'median ms':>10} {'slowest ms':>11}"
               f" {'whole: med.':>12} {'whole: slow.':>13}")
         with floor_pages(base, pages) as floors:
-            cases = list(pages.items())
+            cases = [(name, url) for name, url in pages.items() if args.only in (None, name)]
             if args.floor:
-                cases += [(name + " floor", url) for name, url in floors.items()]
+                cases += [(name + " floor", url) for name, url in floors.items() if args.only in (None, name)]
             measure(p, cases, args)
 
 

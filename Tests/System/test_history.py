@@ -239,21 +239,24 @@ def test_pages_of_changes_end_early_where_restores_carry_big_backgrounds(server)
     """Restores carry whole documents, an embedded background included: a page of changes
     stops after about 4 MB, and asking on from its last version reaches now, in order."""
     base = server.base
+    # Pages of megabytes from a debug build beside the other suites on two cores: the timeouts
+    # catch a hang, not slowness (one such page took over 10 s under the CI's load).
+    SLOW = 60
     doc = new_document(base, title="Heavy")
     image = noise_png(700)  # ~1.5 MB
-    put = requests.put(f"{base}/api/documents/{doc}/background?baseVersion=0", data=image, timeout=10,
+    put = requests.put(f"{base}/api/documents/{doc}/background?baseVersion=0", data=image, timeout=SLOW,
                        headers={"Content-Type": "image/png"})
     assert put.status_code == 200, put.text
-    cleared = requests.post(f"{base}/api/documents/{doc}/edits", timeout=5, json={
+    cleared = requests.post(f"{base}/api/documents/{doc}/edits", timeout=SLOW, json={
         "baseVersion": 1, "edit": {"type": "setBackground", "background": None}})
     assert cleared.status_code == 200, cleared.text
     for version in (1, 2, 1, 2, 1, 2, 1):
-        reply = requests.post(f"{base}/api/documents/{doc}/restore", json={"version": version}, timeout=10)
+        reply = requests.post(f"{base}/api/documents/{doc}/restore", json={"version": version}, timeout=SLOW)
         assert reply.status_code == 200, reply.text
-    now = requests.get(f"{base}/api/documents/{doc}", timeout=5).json()["version"]
+    now = requests.get(f"{base}/api/documents/{doc}", timeout=SLOW).json()["version"]
     assert now == 9
 
-    first = requests.get(f"{base}/api/documents/{doc}/history/changes?after=0&limit=1000", timeout=10)
+    first = requests.get(f"{base}/api/documents/{doc}/history/changes?after=0&limit=1000", timeout=SLOW)
     assert first.status_code == 200
     assert len(first.content) < 8_000_000, "a page stops soon after its budget"
     page = first.json()
@@ -261,7 +264,7 @@ def test_pages_of_changes_end_early_where_restores_carry_big_backgrounds(server)
     seen = [c["version"] for c in page["changes"]]
     while seen[-1] < page["version"]:
         page = requests.get(f"{base}/api/documents/{doc}/history/changes?after={seen[-1]}&limit=1000",
-                            timeout=10).json()
+                            timeout=SLOW).json()
         assert page["changes"], "asking on always gives at least one change"
         seen += [c["version"] for c in page["changes"]]
     assert seen == list(range(1, now + 1))

@@ -212,9 +212,10 @@ export class PaletteFeed {
     });
   }
 
+  /** Keeps the list for whoever the server says is asking (once it has: the page asks once), for offline. */
   async keep(palettes) {
-    const owner = await this.store.readMeta("identity").catch(() => undefined);
-    if (owner) await this.store.writeMeta(palettesKey(owner), palettes).catch(() => {});
+    const who = await this.identity.whoIsAsking().catch(() => null);
+    if (who?.confirmed) await this.store.writeMeta(palettesKey(who.key), palettes).catch(() => {});
   }
 
   close() {

@@ -443,6 +443,7 @@ export class DocumentEditor {
     this.unsent.restore();
     this.copy.open();
     this.live.open(socket); // at once, beside the copy (one made offline: `missing` makes it first)
-    this.copy.onServer().then(() => this.loadRole());
+    this.copy.onServer(); // a document made offline is made on the server now, not at the first 4404
+    this.loadRole(); // when the live connection says the role: it doesn't wait for the browser's storage
   }
 }
