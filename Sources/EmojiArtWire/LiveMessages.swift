@@ -36,8 +36,8 @@ public enum LiveMessages {
     }
 
     /// `{"type": "access", "role"}`: what this window may do (`owner`, `editor`, `commenter` or
-    /// `viewer`), sent after the opening of every connection, so the editor needn't ask over HTTP
-    /// (which would fetch the whole document a second time).
+    /// `viewer`), sent first on every connection, so the editor knows it before it draws and
+    /// needn't ask over HTTP (which would fetch the whole document a second time).
     public static func access(role: String) -> String {
         message("access") { writer in
             writer.key("role")

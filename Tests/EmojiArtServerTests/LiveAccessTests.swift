@@ -65,7 +65,7 @@ struct LiveAccessTests {
             #expect(try await owner.next()["type"] as? String == "change")
             #expect(try await owner.next()["type"] as? String == "ack")
             #expect(try await viewer.next()["type"] as? String == "change", "the viewer sees the owner's change live")
-            // Each was told its role once, after the snapshot (the editor asks nothing more).
+            // Each was told its role once, first (the editor asks nothing more).
             #expect(viewer.roles == ["viewer"] && owner.roles == ["owner"])
         }
     }

@@ -97,7 +97,7 @@ import Testing
             again.send(#"{"type":"edit","requestId":"same","baseVersion":0,"edit":\#(addJSON("🐻"))}"#)
             let ack = try await again.next()
             #expect(ack["type"] as? String == "ack" && ack["version"] as? Int == 3)
-            #expect(again.roles == ["owner"])  // after `synced` as after a snapshot (local mode: the owner)
+            #expect(again.roles == ["owner"])  // before the changes as before a snapshot (local mode: the owner)
             let emojis = try await api.request(.get, "/api/documents/\(id)").json["emojis"] as? [[String: Any]]
             #expect(emojis?.compactMap { $0["text"] as? String } == ["🐻", "🐼", "🐨"])
 

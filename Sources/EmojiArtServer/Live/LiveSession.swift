@@ -130,11 +130,11 @@ final class LiveSession: LiveSocketSession, Sendable {
             let texts = missed.map { change in change.encoded.value { LiveMessages.change(change) } }
             writer.start(
                 sentVersion: following.state.version,
-                opening: .messages(texts + [LiveMessages.synced(following.state)]), then: [access])
+                opening: .messages(texts + [LiveMessages.synced(following.state)]), first: [access])
         } else {
             writer.start(
                 sentVersion: following.state.version,
-                opening: .snapshot(await channel.snapshots.frame(for: following.state)), then: [access])
+                opening: .snapshot(await channel.snapshots.frame(for: following.state)), first: [access])
         }
         // Present from now on: the others' pointers and selections arrive, and ours reach them.
         let peer = await channel.presence.join(document: id, name: start.access.requester.user?.name) {

@@ -16,8 +16,8 @@ import Synchronization
 /// everyone else's requests on the event loops, and a window that doesn't read stops being
 /// written to once its socket is full. The fragments are slices of the one shared buffer.
 ///
-/// Items delivered before ``start(sentVersion:opening:)`` are held and go out after what it
-/// sends. A window that stops reading lets its unwritten frames pile up; past `limit` frames or
+/// Items delivered before ``start(sentVersion:opening:first:)`` are held and go out after what it
+/// sends; a window revoked before it is sent nothing of it, only the close. A window that stops reading lets its unwritten frames pile up; past `limit` frames or
 /// ``limitBytes`` it is dropped: ``deliver(_:)`` answers false, so the document forgets it, and
 /// the connection closes with 4408.
 final class LiveWriter: Sendable {
@@ -99,6 +99,8 @@ final class LiveWriter: Sendable {
         /// What came before the opening.
         var held: [LiveOutbox.Item] = []
         var snapshot = Snapshot.none
+        /// The window's own texts to go before the snapshot (its role).
+        var preface: [String] = []
         /// Texts waiting for the event loop.
         var queue: [String] = []
         /// Frames and bytes queued or handed to the channel and not yet written to the socket.
@@ -142,18 +144,28 @@ final class LiveWriter: Sendable {
         return accepted
     }
 
-    /// The window is sent `opening`, which brings it to `version`, and `then` (messages of its
-    /// own: its role); what was held goes out after them, then whatever comes.
-    func start(sentVersion version: Int, opening: Opening, then own: [String] = []) {
+    /// The window is sent `first` (messages of its own: its role), then `opening`, which brings
+    /// it to `version`; what was held goes out after them, then whatever comes. A window whose
+    /// writing ended before (revoked while it opened) is sent none of it: only the close.
+    func start(sentVersion version: Int, opening: Opening, first own: [String] = []) {
         let schedule: Bool = state.withLock { state in
             guard state.phase != .stopped else { return false }
             if state.phase == .holding { state.phase = .writing }
+            guard state.phase.takes else {
+                state.held = []
+                return Self.claimDrain(&state)
+            }
             state.outbox = LiveOutbox(sentVersion: version)
             var texts = own
             switch opening {
-            case .snapshot(let buffer): state.snapshot = .unwritten(buffer)
-            case .messages(let opening): texts = opening + own
+            case .snapshot(let buffer):
+                state.snapshot = .unwritten(buffer)
+                state.preface = own
+                texts = []
+            case .messages(let opening): texts += opening
             }
+            state.pendingFrames += state.preface.count
+            state.pendingBytes += state.preface.reduce(0) { $0 + $1.utf8.count }
             for text in texts {
                 state.queue.append(text)
                 state.pendingFrames += 1
@@ -236,17 +248,20 @@ final class LiveWriter: Sendable {
                 // and one not begun needn't go out at all.
                 if case .partlyWritten = state.snapshot { state.queue = [] }
                 state.snapshot = .none
+                state.preface = []
             }
             let snapshot = state.snapshot
             guard case .none = snapshot else {
-                // What is queued waits for the snapshot.
+                // What is queued waits for the snapshot; its preface goes before it.
                 state.snapshot = .none
-                return (snapshot, [], nil)
+                defer { state.preface = [] }
+                return (snapshot, state.preface, nil)
             }
             defer { state.queue = [] }
             return (.none, state.queue, state.phase.handOver())
         }
         if case (var rest, var begun)? = taken.snapshot.left {
+            write(taken.texts)
             var turn = 0
             while rest.readableBytes > 0, channel.isWritable, turn < Self.fragmentsPerTurn {
                 let fragment = rest.readSlice(length: min(Self.fragmentBytes, rest.readableBytes))!
@@ -272,20 +287,23 @@ final class LiveWriter: Sendable {
             if again { channel.eventLoop.execute { self.drain() } }
             return
         }
-        if !taken.texts.isEmpty {
-            let texts = taken.texts
-            let bytes = texts.reduce(0) { $0 + $1.utf8.count }
-            for text in texts.dropLast() { channel.write(Self.frame(text), promise: nil) }
-            let written = channel.eventLoop.makePromise(of: Void.self)
-            written.futureResult.whenComplete { _ in
-                self.state.withLock {
-                    $0.pendingFrames -= texts.count
-                    $0.pendingBytes -= bytes
-                }
-            }
-            channel.writeAndFlush(Self.frame(texts[texts.count - 1]), promise: written)
-        }
+        write(taken.texts)
         if let ending = taken.ending { ended(ending) }
+    }
+
+    /// Writes `texts` as frames with one flush; they stop counting as pending once written.
+    private func write(_ texts: [String]) {
+        guard !texts.isEmpty else { return }
+        let bytes = texts.reduce(0) { $0 + $1.utf8.count }
+        for text in texts.dropLast() { channel.write(Self.frame(text), promise: nil) }
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { _ in
+            self.state.withLock {
+                $0.pendingFrames -= texts.count
+                $0.pendingBytes -= bytes
+            }
+        }
+        channel.writeAndFlush(Self.frame(texts[texts.count - 1]), promise: written)
     }
 
     private static func frame(_ text: String) -> WebSocketFrame {

@@ -198,7 +198,7 @@ export class PaletteFeed {
       const first = !this.heard;
       this.heard = true;
       this.show(message.palettes);
-      this.keep(message.palettes);
+      this.keep(message.palettes, { fresh: first });
       // What waits from earlier (this window, or a closed one) is sent now the server is there.
       if (first) this.waitingRead.then(() => this.waiting.length && this.flush());
     });
@@ -212,9 +212,13 @@ export class PaletteFeed {
     });
   }
 
-  /** Keeps the list for whoever the server says is asking (once it has: the page asks once), for offline. */
-  async keep(palettes) {
-    const who = await this.identity.whoIsAsking().catch(() => null);
+  /**
+   * Keeps the list, for offline, for whoever the server says is asking: asked again on each
+   * connection's first list (another tab may have signed in as someone else meanwhile, and the
+   * socket came back with their cookie), and kept for no one until the server has said.
+   */
+  async keep(palettes, { fresh = false } = {}) {
+    const who = await this.identity.whoIsAsking(fresh ? { fresh } : { again: true }).catch(() => null);
     if (who?.confirmed) await this.store.writeMeta(palettesKey(who.key), palettes).catch(() => {});
   }
 

@@ -33,7 +33,7 @@ export class DocumentAccess {
   }
 
   /**
-   * The live connection's `access`, on each opening: the page is marked with the role. One
+   * The live connection's `access`, first on each connection: the page is marked with the role. One
    * different from what the server said before (changed while this window was offline) starts
    * the page again with it.
    */
