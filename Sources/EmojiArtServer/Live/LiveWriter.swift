@@ -17,9 +17,9 @@ import Synchronization
 /// written to once its socket is full. The fragments are slices of the one shared buffer.
 ///
 /// Items delivered before ``start(sentVersion:opening:first:)`` are held and go out after what it
-/// sends; a window revoked before it is sent nothing of it, only the close. A window that stops reading lets its unwritten frames pile up; past `limit` frames or
-/// ``limitBytes`` it is dropped: ``deliver(_:)`` answers false, so the document forgets it, and
-/// the connection closes with 4408.
+/// sends; a window revoked before it is sent nothing of it, only the close. A window that stops
+/// reading lets its unwritten frames pile up; past `limit` frames or ``limitBytes`` it is dropped:
+/// ``deliver(_:)`` answers false, so the document forgets it, and the connection closes with 4408.
 final class LiveWriter: Sendable {
     /// Why the writing ended: the connection closes with this code and reason.
     struct Ending: Sendable, Equatable {
@@ -156,18 +156,17 @@ final class LiveWriter: Sendable {
                 return Self.claimDrain(&state)
             }
             state.outbox = LiveOutbox(sentVersion: version)
-            var texts = own
+            let added: [String]
             switch opening {
             case .snapshot(let buffer):
                 state.snapshot = .unwritten(buffer)
                 state.preface = own
-                texts = []
-            case .messages(let opening): texts += opening
+                added = own
+            case .messages(let texts):
+                added = own + texts
+                state.queue += added
             }
-            state.pendingFrames += state.preface.count
-            state.pendingBytes += state.preface.reduce(0) { $0 + $1.utf8.count }
-            for text in texts {
-                state.queue.append(text)
+            for text in added {
                 state.pendingFrames += 1
                 state.pendingBytes += text.utf8.count
             }

@@ -63,7 +63,7 @@ export class DocumentEditor {
     this.zoomLevel = $("zoom-level");
     this.backgroundAlert = $("background-alert");
 
-    this.access = new DocumentAccess(documentId, () => this.unsent.accessDenied(401));
+    this.access = new DocumentAccess(documentId, () => this.unsent.noOneSignedIn());
     this.requests = new EditRequests(this);
     this.clipboard = new ClipboardCommands(this);
     this.drops = new DropReceiver(this);

@@ -211,14 +211,13 @@ export class UnsentChanges {
   }
 
   /**
-   * Reading the document was refused with `status`: 404, it can't be seen (deleted, or no longer
-   * shared); 401, no one is signed in — a link visitor's link was revoked (what a guest kept
-   * for it goes), or an account's session ended (kept: it is sent once they are back). Then on
-   * to the sign-in page.
+   * No one is signed in (the live connection closed with 4401): a link visitor's link was revoked
+   * (what a guest kept for it goes), or an account's session ended (kept: it is sent once they are
+   * back). Then on to the sign-in page.
    */
-  async accessDenied(status) {
-    if (status === 404 || (status === 401 && (await this.identity.whoIsAsking()).key === "guest")) await this.forgetDocument();
-    if (status === 401) api.goToSignIn();
+  async noOneSignedIn() {
+    if ((await this.identity.whoIsAsking()).key === "guest") await this.forgetDocument();
+    api.goToSignIn();
   }
 
   // MARK: - Notices
