@@ -92,8 +92,12 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         var response = try await next(request, context)
+        // A page may run its own inline scripts, named by hash (``AppShell/inlineScripts``), and
+        // nothing else inline.
+        let isPage = response.headers[.contentType]?.hasPrefix("text/html") == true
+        let scripts = isPage ? ((try? AppShell.current().inlineScripts) ?? []) : []
         response.headers[.contentSecurityPolicy] =
-            "default-src 'self'; img-src 'self' data: blob: https: http:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+            "default-src 'self'; img-src 'self' data: blob: https: http:; style-src 'self'; script-src \((["'self'"] + scripts).joined(separator: " ")); object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         // Other sites can't even show our pictures in an <img> (and learn their size).

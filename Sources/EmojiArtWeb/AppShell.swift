@@ -12,6 +12,10 @@ public struct AppShell: Sendable, Equatable {
     public var paths: [String]
     /// The first 16 hex digits of the SHA-256 of every file's path and bytes.
     public var version: String
+    /// The Content-Security-Policy sources (`'sha256-…'`) of the inline scripts of every page in
+    /// the folder, sorted: the only inline scripts the pages may run (editor.html opens the
+    /// document's live connection with one, before its styles and its bundle arrive).
+    public var inlineScripts: [String] = []
 
     /// The pages the shell holds; the others (signing in, a share link, the game) need the server.
     static let pages: Set<String> = ["index.html", "editor.html"]
@@ -36,11 +40,16 @@ public struct AppShell: Sendable, Equatable {
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
         else { throw CocoaError(.fileReadNoSuchFile) }
         var files: [String: Data] = [:]
+        var scripts: Set<String> = []
         for case let url as URL in walker {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(root.path.count + 1))
-            if holds(path), !path.hasPrefix("."), !path.contains("/.") {
+            guard !path.hasPrefix("."), !path.contains("/.") else { continue }
+            if holds(path) {
                 files["/" + path] = try Data(contentsOf: url)
+            }
+            if path.hasSuffix(".html") {
+                scripts.formUnion(inlineScripts(in: String(decoding: try Data(contentsOf: url), as: UTF8.self)))
             }
         }
         for page in pages {
@@ -57,7 +66,15 @@ public struct AppShell: Sendable, Equatable {
             hashed.append(contentsOf: Digest.sha256(files[path]!))
         }
         let version = String(Digest.hex(Digest.sha256(hashed)).prefix(16))
-        return AppShell(paths: paths, version: version)
+        return AppShell(paths: paths, version: version, inlineScripts: scripts.sorted())
+    }
+
+    /// The CSP sources of the inline scripts of `html`: each `<script>` with no attributes, by the
+    /// SHA-256 of its text as the browser reads it (between the tags, byte for byte).
+    static func inlineScripts(in html: String) -> [String] {
+        html.matches(of: #/<script>([\s\S]*?)</script>/#).map {
+            "'sha256-" + Data(Digest.sha256(Data($0.output.1.utf8))).base64EncodedString() + "'"
+        }
     }
 
     /// The shell of the files served: read once (until a file changes, in a debug build).

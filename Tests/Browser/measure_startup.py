@@ -5,7 +5,9 @@ and to the first frame of the whole first screen, the palette bar filled too ("w
 headless Chromium, on loopback and with 50 ms of added latency each way (CDP's network
 emulation), with a cold cache (a new browser profile: no HTTP cache, no service worker) and
 warm (the same profile again: the page and its scripts from the service worker), and again
-(a second tab in that warm browser, still running).
+(a second tab in that warm browser, still running) — and cold in a browser already running
+("cold-tab": a new browser context, its cache, worker and storage empty, the browser's own start
+already paid, as when someone follows a link to the editor for the first time).
 
 Starts the server ($EMOJIART_BIN, default .build/debug/emojiart; `scripts/benchmark startup` sets
 the release one) with a fresh data folder — or
@@ -158,7 +160,7 @@ def main() -> None:
     with serving(args.url) as base, sync_playwright() as p:
         doc = make_document(base, args.emojis) if args.emojis else call(base, "POST", "/api/documents", {"title": "Start-up"})
         pages = {"editor": f"{base}/documents/{doc['id']}", "list": f"{base}/"}
-        print(f"{'page':14} {'latency':>8} {'cache':6} {'median ms':>10} {'slowest ms':>11}"
+        print(f"{'page':14} {'latency':>8} {'cache':8} {'median ms':>10} {'slowest ms':>11}"
               f" {'whole: med.':>12} {'whole: slow.':>13}")
         with floor_pages(base, pages) as floors:
             cases = [(name, url) for name, url in pages.items() if args.only in (None, name)]
@@ -167,21 +169,35 @@ def main() -> None:
             measure(p, cases, args)
 
 
+def open_in_new_context(browser, url: str, latency: int) -> float:
+    """Opens `url` in a new context of a browser already running — no HTTP cache, no service
+    worker, no storage, but the browser's own start already paid (a first visit from a browser
+    in use): how long it took to be ready."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    try:
+        context.add_init_script(READY)
+        return timed_open(context, context.new_page(), url, latency)
+    finally:
+        context.close()
+
+
 def measure(p, cases, args) -> None:
     """Prints, for each (name, url) of `cases`, its median and slowest times cold and warm, on
     loopback and with 50 ms of latency."""
+    browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"], headless=True)
     for name, url in cases:
         for latency in (0, 50):
-            cold, warm, again = [], [], []
+            cold, warm, again, tab = [], [], [], []
             for _ in range(args.runs):
                 with tempfile.TemporaryDirectory(prefix="emojiart-startup-") as profile:
                     cold += open_once(p.chromium, profile, url, latency, args.chromium)
                     first, second = open_once(p.chromium, profile, url, latency, args.chromium, again=True)
                     warm.append(first)
                     again.append(second)
-            for label, times in (("cold", cold), ("warm", warm), ("again", again)):
+                tab.append(open_in_new_context(browser, url, latency))
+            for label, times in (("cold", cold), ("warm", warm), ("again", again), ("cold-tab", tab)):
                 ready, whole = [t[0] for t in times], [t[1] for t in times]
-                print(f"{name:14} {latency:>6}ms {label:6} {statistics.median(ready):>10.0f} {max(ready):>11.0f}"
+                print(f"{name:14} {latency:>6}ms {label:8} {statistics.median(ready):>10.0f} {max(ready):>11.0f}"
                       f" {statistics.median(whole):>12.0f} {max(whole):>13.0f}", flush=True)
 
 

@@ -3,6 +3,7 @@ module per gesture state, the canvas and the document editor split by job, no fi
 read, and no export that nothing imports."""
 
 import re
+import uuid
 from pathlib import Path
 
 import requests
@@ -178,6 +179,54 @@ def test_the_first_screen_comes_first(page, api, server):
     page.get_by_role("menuitem", name="Manage Palettes…").click()
     expect(page.locator("#palette-manager")).to_be_visible()
     expect(page.locator("#palette-rows li").first).to_be_visible()
+
+
+def test_the_live_connection_opens_as_the_page_starts(page, api, server):
+    """Issue #38, item 6: the editor's page opens the document's live connection before its
+    styles and its script arrive (its inline script, which the page's CSP allows by hash), and
+    the editor takes that one socket with what it heard meanwhile — here everything, the script
+    held back half a second — even when what it heard is that there is no such document; and the
+    list's page asks for its first page of documents as it starts, once."""
+    page.add_init_script("""window.sockets = [];
+    window.fetched = [];
+    window.refused = [];
+    const fetchNow = window.fetch;
+    window.fetch = (...args) => (window.fetched.push([String(args[0]), document.readyState]), fetchNow(...args));
+    document.addEventListener("securitypolicyviolation", (event) => window.refused.push(event.violatedDirective));
+    const Socket = WebSocket;
+    window.WebSocket = new Proxy(Socket, {
+      construct: (target, args) => (window.sockets.push([String(args[0]), document.readyState]), Reflect.construct(target, args)),
+    });""")
+
+    def late(route):
+        page.wait_for_timeout(500)
+        route.continue_()
+
+    page.route("**/bundles/editor.js", late)
+    doc = api.create("Early", emojis=[("🐶", 0, 0, 40)])
+    page.goto(f"{server}/documents/{doc['id']}")
+    expect(page.locator("#save-status")).to_have_attribute("data-state", "saved")
+    expect(page.locator("body")).to_have_attribute("data-role", "owner")
+    expect(page.locator(".emoji-layer .emoji")).to_have_count(1)
+    live = [state for url, state in page.evaluate("window.sockets") if "/api/documents/" in url]
+    assert live == ["loading"], page.evaluate("window.sockets")  # one, opened as the page was read
+    assert page.evaluate("window.refused") == []
+    page.locator("#canvas").focus()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    expect(page.locator(".emoji-layer .emoji")).to_have_count(0)
+    expect(page.locator("body")).to_have_attribute("data-pending", "0")
+    assert api.get(doc["id"])["emojis"] == []
+    # What it heard before the editor took it can be a close: 4404, no such document.
+    page.goto(f"{server}/documents/{uuid.uuid4()}")
+    expect(page.locator("#notices")).to_contain_text("There is no such document")
+    # The list's page asks for its first page of documents as it starts, once, and lists it.
+    page.route("**/bundles/browser.js", late)
+    page.goto(f"{server}/")
+    expect(page.locator("#document-rows .doc-title", has_text="Early")).to_have_count(1)
+    asked = [state for url, state in page.evaluate("window.fetched") if url.startswith("/api/documents")]
+    assert asked == ["loading"], page.evaluate("window.fetched")
+    assert page.evaluate("window.refused") == []
 
 
 def decode_line(mappings: str, wanted: int, source: int) -> int:

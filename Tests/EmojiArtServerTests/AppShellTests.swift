@@ -61,6 +61,38 @@ import Testing
         #expect(try AppShell.read(from: root.path).version != second.version)
     }
 
+    @Test func aPagesInlineScriptsAreNamedByTheirHash() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try AppShell.read(from: root.path).inlineScripts == [])
+        // Any page's (the sign-in page is no shell page); a script with a source is no inline one.
+        try Data("<script>\n  const a = 1; // é\n</script><p>sign in".utf8).write(
+            to: root.appendingPathComponent("signin.html"))
+        try Data(#"<script type="module" src="/bundles/editor.js"></script><script></script>"#.utf8).write(
+            to: root.appendingPathComponent("editor.html"))
+        let shell = try AppShell.read(from: root.path)
+        // The SHA-256 of the text between the tags, in base 64 (computed apart, by Python's hashlib).
+        #expect(
+            shell.inlineScripts == [
+                "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+                "'sha256-900tHphsCpUeO+SpnYNCecFiMcs6w1qHRGLLpDXZ5sU='",
+            ])
+    }
+
+    @Test func aPageMayRunItsOwnInlineScriptsAndNoOtherResponseAny() async throws {
+        try await withAPI { api in
+            let scripts = try AppShell.current().inlineScripts
+            // editor.html's (it opens the live connection) and index.html's (it asks for the list)
+            #expect(scripts.count == 2)
+            let page = try await api.request(.get, "/documents/\(UUID())")
+            #expect(
+                page.headers[.contentSecurityPolicy]?.contains("script-src 'self' \(scripts.joined(separator: " "));")
+                    == true)
+            let other = try await api.request(.get, "/api/health")
+            #expect(other.headers[.contentSecurityPolicy]?.contains("script-src 'self';") == true)
+        }
+    }
+
     @Test func theWorkersFirstLineNamesTheShell() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -27,9 +27,12 @@ export async function request(method, path, { json, body, headers = {}, signIn =
       init.headers["Content-Type"] = (body && body.type) || "application/octet-stream";
     }
   }
+  // A GET the page asked for already as it started (its inline script), taken once.
+  const early = method === "GET" && !Object.keys(headers).length ? globalThis.earlyRequests?.[path] : undefined;
+  if (early) delete globalThis.earlyRequests[path];
   let response;
   try {
-    response = await fetch(path, init);
+    response = await (early ?? fetch(path, init));
   } catch {
     throw new ApiError(0, "network", "Couldn't reach the EmojiArt server. Check that it is running, then try again.");
   }

@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 
 export class DocumentPages {
+  /** `pageSize`: the first page of the whole list (limit=50) is the one index.html asks for as it starts. */
   constructor({ pageSize = 50 } = {}) {
     this.pageSize = pageSize;
     /** What the titles are searched for ("" for every document). */

@@ -15,6 +15,9 @@
 // Chromium with a copy of this file alone (Tests/EmojiArtLiveTests/ChromiumReplay.swift). So the
 // connection is handed its reconnect backoff (../backoff.js) by whoever makes it.
 
+/** The sockets `connect` took from the page (opened as it started), with what each heard until `open`. */
+const earlySockets = new WeakMap();
+
 /** The server's limit on one message (docs/API.md); larger requests are refused here. */
 const MAXIMUM_MESSAGE_BYTES = 1024 * 1024;
 
@@ -87,7 +90,15 @@ export class LiveConnection {
    */
   static connect(documentId, version = null) {
     const query = version === null || version === undefined ? "" : "?version=" + encodeURIComponent(version);
-    return new WebSocket(socketURL(`/api/documents/${encodeURIComponent(documentId)}/live${query}`));
+    const url = socketURL(`/api/documents/${encodeURIComponent(documentId)}/live${query}`);
+    // The editor's page opened one as it started (its inline script), while its styles and its
+    // script were on their way: taken once, if it is the same (else closed, so no second window).
+    const early = globalThis.earlyLiveSocket;
+    globalThis.earlyLiveSocket = null;
+    if (early?.socket.url === url) return earlySockets.set(early.socket, early) && early.socket;
+    early?.stop();
+    early?.socket.close(1000, "Not needed.");
+    return new WebSocket(url);
   }
 
   /** Connects (with `socket`, one `connect` opened for this document, or a new one). */
@@ -100,8 +111,23 @@ export class LiveConnection {
     this.report("connecting");
     socket ??= LiveConnection.connect(this.documentId, version);
     this.socket = socket;
-    socket.addEventListener("message", (event) => this.receive(event.data));
-    socket.addEventListener("close", (event) => this.closed(socket, event));
+    const listen = () => {
+      socket.addEventListener("message", (event) => this.receive(event.data));
+      socket.addEventListener("close", (event) => this.closed(socket, event));
+    };
+    const early = earlySockets.get(socket);
+    if (!early) return listen();
+    earlySockets.delete(socket);
+    // What the page's early socket heard is heard now, as if it came just after this task (no
+    // socket event can come between: each is a task of its own), then what comes after it.
+    queueMicrotask(() => {
+      early.stop();
+      listen();
+      for (const event of early.heard) {
+        if (event.type === "message") this.receive(event.data);
+        else this.closed(socket, event);
+      }
+    });
   }
 
   /** Closes for good (the page is going away). Unanswered requests stay unanswered, and kept. */
