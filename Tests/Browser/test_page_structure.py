@@ -167,6 +167,7 @@ def test_the_first_screen_comes_first(page, api, server):
     assert len(asked) == 1 and asked[0] > page.evaluate("window.drawnAt"), (asked, page.evaluate("window.drawnAt"))
     # The role came with the live connection: the document isn't read a second time over HTTP.
     expect(page.locator("body")).to_have_attribute("data-role", "owner")
+    expect(page.locator("#share")).to_be_hidden()  # in local mode there is no one to share with
     read = page.evaluate("""(path) => performance.getEntriesByType("resource")
       .filter((entry) => new URL(entry.name).pathname === path).length""", f"/api/documents/{doc['id']}")
     assert read == 0

@@ -8,9 +8,11 @@ import { ShareDialog } from "../share.js";
 export class DocumentAccess {
   /** @param {string} documentId */
   /** @param {() => Promise<void>} signedOut what to do when the server says no one is signed in (before going to sign in) */
-  constructor(documentId, signedOut) {
+  /** @param {import("../offline/identity.js").Identity} identity who is asking (its `GET /api/session`, asked once per page) */
+  constructor(documentId, signedOut, identity) {
     this.documentId = documentId;
     this.signedOut = signedOut;
+    this.identity = identity;
     /** "owner", "editor", "commenter" or "viewer"; null until known, or when the document can't be seen. */
     this.role = null;
     /** The role the server said, once it has (assumed from a copy until then). */
@@ -62,7 +64,7 @@ export class DocumentAccess {
   /** An owner signed in with an account may share the document: the Share button appears. */
   async offerSharing() {
     if (this.role !== "owner" || this.sharing) return;
-    const signedIn = await api.session().then((session) => session.access === "accounts", () => false);
+    const signedIn = (await this.identity.whoIsAsking()).session?.access === "accounts";
     if (!signedIn) return;
     const button = document.getElementById("share");
     this.sharing = new ShareDialog(document.getElementById("share-dialog"), this.documentId);

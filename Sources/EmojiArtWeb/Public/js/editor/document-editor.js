@@ -63,7 +63,9 @@ export class DocumentEditor {
     this.zoomLevel = $("zoom-level");
     this.backgroundAlert = $("background-alert");
 
-    this.access = new DocumentAccess(documentId, () => this.unsent.noOneSignedIn());
+    const store = new LocalStore(); // what this browser keeps (docs/OFFLINE.md), and for whom
+    const kept = { store, identity: new Identity(store) };
+    this.access = new DocumentAccess(documentId, () => this.unsent.noOneSignedIn(), kept.identity);
     this.requests = new EditRequests(this);
     this.clipboard = new ClipboardCommands(this);
     this.drops = new DropReceiver(this);
@@ -112,8 +114,6 @@ export class DocumentEditor {
       showFailure: (reason) => this.showBackgroundAlert(reason),
     });
     this.emoji = new EmojiCommands(this); // the picker, Replace with… and find
-    const store = new LocalStore(); // what this browser keeps (docs/OFFLINE.md), and for whom
-    const kept = { store, identity: new Identity(store) };
     this.palettes = new PaletteBar($("palette-bar"), {
       pick: (emoji) => this.addEmoji(emoji, this.canvas.visibleCentre()).then((version) => version && this.selectCreated(version, { focus: true })),
       place: (emoji, x, y) => {
