@@ -70,10 +70,12 @@ public struct AppShell: Sendable, Equatable {
     }
 
     /// The CSP sources of the inline scripts of `html`: each `<script>` with no attributes, by the
-    /// SHA-256 of its text as the browser reads it (between the tags, byte for byte).
+    /// SHA-256 of its text as the browser reads it (between the tags, its line breaks made LF as
+    /// the HTML parser makes them, so a checkout with CRLF hashes the same).
     static func inlineScripts(in html: String) -> [String] {
         html.matches(of: #/<script>([\s\S]*?)</script>/#).map {
-            "'sha256-" + Data(Digest.sha256(Data($0.output.1.utf8))).base64EncodedString() + "'"
+            let text = String($0.output.1).replacing("\r\n", with: "\n").replacing("\r", with: "\n")
+            return "'sha256-" + Data(Digest.sha256(Data(text.utf8))).base64EncodedString() + "'"
         }
     }
 

@@ -221,6 +221,21 @@ def test_the_live_connection_opens_as_the_page_starts(page, api, server):
     # What it heard before the editor took it can be a close: 4404, no such document.
     page.goto(f"{server}/documents/{uuid.uuid4()}")
     expect(page.locator("#notices")).to_contain_text("There is no such document")
+    # A page whose script fails leaves no connection open (the server would count a window).
+    # (A context of its own: this one's service worker has the working script.)
+    broken = page.context.browser.new_context(service_workers="block")
+    try:
+        other = broken.new_page()
+        other.route("**/bundles/editor.js", lambda route: route.fulfill(body="throw new Error('broken')", content_type="text/javascript"))
+        other.goto(f"{server}/documents/{doc['id']}")
+        other.wait_for_load_state("load")
+        assert other.evaluate("""() => new Promise((done) => {
+          const socket = window.earlyLiveSocket.socket;
+          const check = (left) => (socket.readyState >= WebSocket.CLOSING || !left ? done(socket.readyState) : setTimeout(check, 50, left - 1));
+          check(100);
+        })""") >= 2  # closing or closed
+    finally:
+        broken.close()
     # The list's page asks for its first page of documents as it starts, once, and lists it.
     page.route("**/bundles/browser.js", late)
     page.goto(f"{server}/")

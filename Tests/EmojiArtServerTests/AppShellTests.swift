@@ -65,8 +65,9 @@ import Testing
         let root = try folder()
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(try AppShell.read(from: root.path).inlineScripts == [])
-        // Any page's (the sign-in page is no shell page); a script with a source is no inline one.
-        try Data("<script>\n  const a = 1; // é\n</script><p>sign in".utf8).write(
+        // Any page's (the sign-in page is no shell page); a script with a source is no inline one;
+        // line breaks as the browser reads them (CRLF is LF).
+        try Data("<script>\r\n  const a = 1; // é\r\n</script><p>sign in".utf8).write(
             to: root.appendingPathComponent("signin.html"))
         try Data(#"<script type="module" src="/bundles/editor.js"></script><script></script>"#.utf8).write(
             to: root.appendingPathComponent("editor.html"))

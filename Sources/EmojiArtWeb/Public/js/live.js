@@ -84,9 +84,9 @@ export class LiveConnection {
   }
 
   /**
-   * A socket to the document's channel, opened now — from `version` on, or for a snapshot — for
-   * `open` to take: the page opens it before it builds the editor, so that the server's answer
-   * is on its way meanwhile (it must be taken in the same task, before any event is missed).
+   * A socket to the document's channel — from `version` on, or for a snapshot — for `open` to
+   * take in the same task (before any event is missed): the one the page opened as it started if
+   * it is the same, else opened now.
    */
   static connect(documentId, version = null) {
     const query = version === null || version === undefined ? "" : "?version=" + encodeURIComponent(version);
@@ -118,14 +118,17 @@ export class LiveConnection {
     const early = earlySockets.get(socket);
     if (!early) return listen();
     earlySockets.delete(socket);
-    // What the page's early socket heard is heard now, as if it came just after this task (no
-    // socket event can come between: each is a task of its own), then what comes after it.
+    // What the early socket heard, once this task is done (no socket event comes between: each is a
+    // task), each apart as events are (one that throws stops no other), none after its close.
     queueMicrotask(() => {
       early.stop();
       listen();
       for (const event of early.heard) {
-        if (event.type === "message") this.receive(event.data);
-        else this.closed(socket, event);
+        queueMicrotask(() => {
+          if (this.socket !== socket) return;
+          if (event.type === "message") this.receive(event.data);
+          else this.closed(socket, event);
+        });
       }
     });
   }
