@@ -13,8 +13,8 @@ public struct AppShell: Sendable, Equatable {
     /// The first 16 hex digits of the SHA-256 of every file's path and bytes.
     public var version: String
     /// The Content-Security-Policy sources (`'sha256-…'`) of the inline scripts of every page in
-    /// the folder, sorted: the only inline scripts the pages may run (editor.html opens the
-    /// document's live connection with one, before its styles and its bundle arrive).
+    /// the folder, sorted: the only inline scripts the pages may run (each starts its page's first
+    /// request before the page's styles and bundle arrive: docs/EDITOR.md).
     public var inlineScripts: [String] = []
 
     /// The pages the shell holds; the others (signing in, a share link, the game) need the server.
@@ -44,13 +44,10 @@ public struct AppShell: Sendable, Equatable {
         for case let url as URL in walker {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(root.path.count + 1))
-            guard !path.hasPrefix("."), !path.contains("/.") else { continue }
-            if holds(path) {
-                files["/" + path] = try Data(contentsOf: url)
-            }
-            if path.hasSuffix(".html") {
-                scripts.formUnion(inlineScripts(in: String(decoding: try Data(contentsOf: url), as: UTF8.self)))
-            }
+            guard !path.hasPrefix("."), !path.contains("/."), holds(path) || path.hasSuffix(".html") else { continue }
+            let bytes = try Data(contentsOf: url)
+            if holds(path) { files["/" + path] = bytes }
+            if path.hasSuffix(".html") { scripts.formUnion(inlineScripts(in: String(decoding: bytes, as: UTF8.self))) }
         }
         for page in pages {
             guard let html = files["/" + page] else { continue }
