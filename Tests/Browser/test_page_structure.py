@@ -299,3 +299,69 @@ def test_emoji_text_is_split_as_the_segmenter_splits_it(page, server):
         emojis,
     )
     assert result["checked"] > 9000 and result["wrong"] == [], result
+
+
+def test_english_relative_times_are_the_browsers(page, server):
+    """js/intl.js writes an English relative time ("3 hours ago", "yesterday") without making the
+    browser's formatter: word for word what Intl.RelativeTimeFormat says with numeric "auto", for
+    every unit it writes, both signs, zero, and numbers up to the first that needs a separator —
+    for English of any region; any other language is the formatter's."""
+    page.goto(f"{server}/")
+    result = page.evaluate(
+        """async () => {
+          const { relativePhrase } = await import("/js/intl.js");
+          const units = ["second", "minute", "hour", "day", "week", "month", "quarter", "year"];
+          const values = [-0];
+          for (let value = -1200; value <= 1200; value++) values.push(value);
+          const wrong = [];
+          let checked = 0;
+          for (const language of ["en", "en-US", "en-GB", "en-AU"]) {
+            const truth = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
+            for (const unit of units) {
+              for (const value of values) {
+                checked++;
+                const ours = relativePhrase(value, unit, language);
+                if (ours !== truth.format(value, unit)) wrong.push([language, unit, value, ours, truth.format(value, unit)]);
+              }
+            }
+          }
+          // Not English: the browser's formatter for the page, whatever language is asked.
+          const page = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+          for (const [value, unit] of [[-3, "hour"], [-1, "day"], [2, "week"], [2.5, "day"]]) {
+            if (relativePhrase(value, unit, "de") !== page.format(value, unit)) wrong.push(["de", unit, value]);
+          }
+          return { checked, wrong: wrong.slice(0, 5), samples: [relativePhrase(-3, "hour", "en"), relativePhrase(1, "day", "en")] };
+        }"""
+    )
+    assert result["checked"] > 70000 and result["wrong"] == [], result
+    assert result["samples"] == ["3 hours ago", "tomorrow"]
+
+
+def test_the_list_lists_without_the_browsers_formatters(page, api, server):
+    """Issue #38, item 6: the document list's first screen makes none of the browser's language
+    formatters (the first one a page makes costs it 30–100 ms here), even with every date written
+    as "… ago"; a date's tooltip, written when the pointer comes, still makes one."""
+    title = f"Formats {uuid.uuid4()}"
+    api.create(title)
+    page.add_init_script("""window.formattersMade = [];
+    for (const kind of ["DateTimeFormat", "NumberFormat", "RelativeTimeFormat", "PluralRules", "Segmenter", "ListFormat", "Collator", "DisplayNames"]) {
+      const Kind = Intl[kind];
+      const count = (target, args, make) => (window.formattersMade.push(kind), make(target, args));
+      Intl[kind] = new Proxy(Kind, { construct: (t, a) => count(t, a, Reflect.construct), apply: (t, _, a) => count(t, a, Reflect.apply) });
+    }
+    for (const [type, name] of [[Number, "toLocaleString"], [Date, "toLocaleString"], [Date, "toLocaleDateString"], [Date, "toLocaleTimeString"], [String, "localeCompare"]]) {
+      const original = type.prototype[name];
+      type.prototype[name] = function (...args) { window.formattersMade.push(name); return original.apply(this, args); };
+    }
+    const now = Date.now;
+    Date.now = () => now() + 3 * 3600 * 1000;  // every document changed three hours ago
+    new MutationObserver(() => {
+      if (document.body?.dataset.listed !== undefined) window.madeWhenListed ??= [...window.formattersMade];
+    }).observe(document, { subtree: true, attributes: true, childList: true });""")
+    page.goto(f"{server}/")
+    time = page.locator("#document-rows tr", has_text=title).locator("time")
+    expect(time).to_have_text("3 hours ago")
+    assert page.evaluate("window.madeWhenListed") == [], page.evaluate("window.formattersMade")
+    time.hover()
+    expect(time).to_have_attribute("title", re.compile(r"\d{4}"))
+    assert "DateTimeFormat" in page.evaluate("window.formattersMade")

@@ -1,5 +1,5 @@
 // Tiny DOM helpers. User text only ever enters the page as text nodes or attribute values.
-import { intl } from "./intl.js";
+import { intl, relativePhrase } from "./intl.js";
 
 /**
  * Creates an element. `props`: `class`, `text` (textContent), `on` ({event: handler}),
@@ -38,7 +38,7 @@ export function relativeTime(iso, now = Date.now()) {
   for (const [size, unit] of steps) {
     if (Math.abs(value) < size) {
       if (unit === "second" && Math.abs(value) < 10) return "just now";
-      return intl(Intl.RelativeTimeFormat, { numeric: "auto" }).format(Math.round(value), unit);
+      return relativePhrase(Math.round(value), unit);
     }
     value /= size;
   }
