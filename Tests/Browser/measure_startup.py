@@ -19,6 +19,12 @@ times, printing the median and the slowest.
 `--floor` adds each page as its markup and styles alone, served with its script tag removed
 and marked ready at once: what Chromium takes to show the page before any of its work.
 
+`--against URL` compares two servers — `--url` (A) and URL (B), say one serving the code before
+a change and one after — opening both in turn, in random order, --runs times: each case's medians
+and the median of the paired differences (B − A), with how often B was sooner. This machine's
+speed drifts by ±15 % from one minute to the next; interleaved and paired, the drift falls on
+both alike, and a difference smaller than the spread is seen as such.
+
 `scripts/benchmark startup` builds the release binary and runs this.
 """
 
@@ -27,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.server
+import random
 import re
 import statistics
 import tempfile
@@ -156,7 +163,14 @@ def main() -> None:
                         help="the document opened holds this many emojis (default: none)")
     parser.add_argument("--floor", action="store_true",
                         help="also each page's markup and styles with no script: what Chromium alone takes")
+    parser.add_argument("--against", help="a second running server (B) to compare with --url (A), interleaved")
     args = parser.parse_args()
+    if args.against:
+        if not args.url:
+            parser.error("--against compares with a running server: give --url too")
+        with sync_playwright() as p:
+            compare(p, args.url.rstrip("/"), args.against.rstrip("/"), args)
+        return
     with serving(args.url) as base, sync_playwright() as p:
         doc = make_document(base, args.emojis) if args.emojis else call(base, "POST", "/api/documents", {"title": "Start-up"})
         pages = {"editor": f"{base}/documents/{doc['id']}", "list": f"{base}/"}
@@ -199,6 +213,34 @@ def measure(p, cases, args) -> None:
                 ready, whole = [t[0] for t in times], [t[1] for t in times]
                 print(f"{name:14} {latency:>6}ms {label:8} {statistics.median(ready):>10.0f} {max(ready):>11.0f}"
                       f" {statistics.median(whole):>12.0f} {max(whole):>13.0f}", flush=True)
+
+
+def compare(p, a: str, b: str, args) -> None:
+    """Prints, for each page, latency and case, the medians of servers `a` and `b` opened in turn
+    (random order each round) and the median of their paired differences."""
+    pages = {}
+    for base in (a, b):
+        doc = make_document(base, args.emojis) if args.emojis else call(base, "POST", "/api/documents", {"title": "Start-up"})
+        pages[base] = {"editor": f"{base}/documents/{doc['id']}", "list": f"{base}/"}
+    browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"], headless=True)
+    print(f"{'page':8} {'latency':>8} {'cache':8} {'A ms':>6} {'B ms':>6} {'B - A':>7}  B sooner")
+    for name in [page for page in ("editor", "list") if args.only in (None, page)]:
+        for latency in (0, 50):
+            times = {base: {"cold": [], "warm": [], "again": [], "cold-tab": []} for base in (a, b)}
+            for _ in range(args.runs):
+                for base in random.sample([a, b], 2):
+                    url = pages[base][name]
+                    with tempfile.TemporaryDirectory(prefix="emojiart-startup-") as profile:
+                        times[base]["cold"] += [t[0] for t in open_once(p.chromium, profile, url, latency, args.chromium)]
+                        warm, again = open_once(p.chromium, profile, url, latency, args.chromium, again=True)
+                    times[base]["warm"].append(warm[0])
+                    times[base]["again"].append(again[0])
+                    times[base]["cold-tab"].append(open_in_new_context(browser, url, latency)[0])
+            for case in ("cold", "warm", "again", "cold-tab"):
+                before, after = times[a][case], times[b][case]
+                differences = [y - x for x, y in zip(before, after)]
+                print(f"{name:8} {latency:>6}ms {case:8} {statistics.median(before):>6.0f} {statistics.median(after):>6.0f}"
+                      f" {statistics.median(differences):>+7.0f}  {sum(d < 0 for d in differences)}/{len(differences)}", flush=True)
 
 
 if __name__ == "__main__":
