@@ -172,7 +172,7 @@ def main() -> None:
             compare(p, args.url.rstrip("/"), args.against.rstrip("/"), args)
         return
     with serving(args.url) as base, sync_playwright() as p:
-        doc = make_document(base, args.emojis) if args.emojis else call(base, "POST", "/api/documents", {"title": "Start-up"})
+        doc = opened_document(base, args.emojis)
         pages = {"editor": f"{base}/documents/{doc['id']}", "list": f"{base}/"}
         print(f"{'page':14} {'latency':>8} {'cache':8} {'median ms':>10} {'slowest ms':>11}"
               f" {'whole: med.':>12} {'whole: slow.':>13}")
@@ -181,6 +181,11 @@ def main() -> None:
             if args.floor:
                 cases += [(name + " floor", url) for name, url in floors.items() if args.only in (None, name)]
             measure(p, cases, args)
+
+
+def opened_document(base: str, emojis: int) -> dict:
+    """The document each open shows: empty, or holding `emojis` emojis."""
+    return make_document(base, emojis) if emojis else call(base, "POST", "/api/documents", {"title": "Start-up"})
 
 
 def open_in_new_context(browser, url: str, latency: int) -> float:
@@ -217,27 +222,28 @@ def measure(p, cases, args) -> None:
 
 def compare(p, a: str, b: str, args) -> None:
     """Prints, for each page, latency and case, the medians of servers `a` and `b` opened in turn
-    (random order each round) and the median of their paired differences."""
-    pages = {}
+    (random order each round) and the median of their paired differences. The two may be the
+    same server (an A/A run: what the spread alone gives)."""
+    pages = []  # A's pages, then B's
     for base in (a, b):
-        doc = make_document(base, args.emojis) if args.emojis else call(base, "POST", "/api/documents", {"title": "Start-up"})
-        pages[base] = {"editor": f"{base}/documents/{doc['id']}", "list": f"{base}/"}
+        doc = opened_document(base, args.emojis)
+        pages.append({"editor": f"{base}/documents/{doc['id']}", "list": f"{base}/"})
     browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"], headless=True)
     print(f"{'page':8} {'latency':>8} {'cache':8} {'A ms':>6} {'B ms':>6} {'B - A':>7}  B sooner")
     for name in [page for page in ("editor", "list") if args.only in (None, page)]:
         for latency in (0, 50):
-            times = {base: {"cold": [], "warm": [], "again": [], "cold-tab": []} for base in (a, b)}
+            times = [{"cold": [], "warm": [], "again": [], "cold-tab": []} for _ in pages]
             for _ in range(args.runs):
-                for base in random.sample([a, b], 2):
-                    url = pages[base][name]
+                for side in random.sample([0, 1], 2):
+                    url = pages[side][name]
                     with tempfile.TemporaryDirectory(prefix="emojiart-startup-") as profile:
-                        times[base]["cold"] += [t[0] for t in open_once(p.chromium, profile, url, latency, args.chromium)]
+                        times[side]["cold"] += [t[0] for t in open_once(p.chromium, profile, url, latency, args.chromium)]
                         warm, again = open_once(p.chromium, profile, url, latency, args.chromium, again=True)
-                    times[base]["warm"].append(warm[0])
-                    times[base]["again"].append(again[0])
-                    times[base]["cold-tab"].append(open_in_new_context(browser, url, latency)[0])
+                    times[side]["warm"].append(warm[0])
+                    times[side]["again"].append(again[0])
+                    times[side]["cold-tab"].append(open_in_new_context(browser, url, latency)[0])
             for case in ("cold", "warm", "again", "cold-tab"):
-                before, after = times[a][case], times[b][case]
+                before, after = times[0][case], times[1][case]
                 differences = [y - x for x, y in zip(before, after)]
                 print(f"{name:8} {latency:>6}ms {case:8} {statistics.median(before):>6.0f} {statistics.median(after):>6.0f}"
                       f" {statistics.median(differences):>+7.0f}  {sum(d < 0 for d in differences)}/{len(differences)}", flush=True)
