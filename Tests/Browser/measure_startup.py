@@ -23,7 +23,9 @@ and marked ready at once: what Chromium takes to show the page before any of its
 a change and one after — opening both in turn, in random order, --runs times: each case's medians
 and the median of the paired differences (B − A), with how often B was sooner. This machine's
 speed drifts by ±15 % from one minute to the next; interleaved and paired, the drift falls on
-both alike, and a difference smaller than the spread is seen as such.
+both alike, and a difference smaller than the spread is seen as such. Its "warm-page" and
+"warm-script" rows are when a warm open's page and its script had arrived (Resource Timing's
+responseEnd): a change to how they are served (the service worker) shows there first.
 
 `scripts/benchmark startup` builds the release binary and runs this.
 """
@@ -74,9 +76,16 @@ READY = """
 """
 
 
+# How long a first open stays before its browser is closed, as a person would have it open: long
+# enough for the page to keep its copy of the document (2 s after the snapshot, js/editor/
+# offline-copy.js), which lets the next browser open it from the shell's cache.
+LINGER_MS = 2500
+
+
 def open_once(browser_type, profile: str, url: str, latency: int, chromium: str, again: bool = False) -> list[float]:
     """Opens `url` in a new browser on `profile`: how long it took to be ready — and with `again`,
-    then how long in a second tab of that same running browser."""
+    then how long in a second tab of that same running browser. A first open (not `again`) stays
+    LINGER_MS before its browser closes."""
     context = browser_type.launch_persistent_context(
         profile, executable_path=chromium, args=["--no-sandbox"], headless=True, viewport={"width": 1280, "height": 800},
         bypass_csp=True)  # the measuring script is evaluated in the page
@@ -87,6 +96,8 @@ def open_once(browser_type, profile: str, url: str, latency: int, chromium: str,
         if again:
             second = context.new_page()
             times.append(timed_open(context, second, url, latency))
+        else:
+            page.wait_for_timeout(LINGER_MS)
         return times
     finally:
         context.close()
@@ -105,9 +116,13 @@ def timed_open(context, page, url: str, latency: int) -> float:
         page.goto(url, wait_until="commit")
     # Let the service worker finish installing, so the next (warm) open has it (a page with no
     # script registers none).
+    # When the page's response and its script had arrived (Resource Timing), for the -page and
+    # -script rows of a comparison.
+    arrived = page.evaluate("""() => [performance.getEntriesByType("navigation")[0],
+      performance.getEntriesByType("resource").find((entry) => entry.name.includes("/bundles/"))].map((entry) => entry?.responseEnd ?? 0)""")
     page.evaluate("() => navigator.serviceWorker?.getRegistration().then((r) => r && navigator.serviceWorker.ready)")
     page.wait_for_timeout(300)
-    return said["emojiart-ready"], said["emojiart-whole"]
+    return said["emojiart-ready"], said["emojiart-whole"], *arrived
 
 
 @contextlib.contextmanager
@@ -232,7 +247,8 @@ def compare(p, a: str, b: str, args) -> None:
     print(f"{'page':8} {'latency':>8} {'cache':8} {'A ms':>6} {'B ms':>6} {'B - A':>7}  B sooner")
     for name in [page for page in ("editor", "list") if args.only in (None, page)]:
         for latency in (0, 50):
-            times = [{"cold": [], "warm": [], "again": [], "cold-tab": []} for _ in pages]
+            cases = ("cold", "warm", "warm-page", "warm-script", "again", "cold-tab")
+            times = [{case: [] for case in cases} for _ in pages]
             for _ in range(args.runs):
                 for side in random.sample([0, 1], 2):
                     url = pages[side][name]
@@ -240,9 +256,11 @@ def compare(p, a: str, b: str, args) -> None:
                         times[side]["cold"] += [t[0] for t in open_once(p.chromium, profile, url, latency, args.chromium)]
                         warm, again = open_once(p.chromium, profile, url, latency, args.chromium, again=True)
                     times[side]["warm"].append(warm[0])
+                    times[side]["warm-page"].append(warm[2])
+                    times[side]["warm-script"].append(warm[3])
                     times[side]["again"].append(again[0])
                     times[side]["cold-tab"].append(open_in_new_context(browser, url, latency)[0])
-            for case in ("cold", "warm", "again", "cold-tab"):
+            for case in cases:
                 before, after = times[0][case], times[1][case]
                 differences = [y - x for x, y in zip(before, after)]
                 print(f"{name:8} {latency:>6}ms {case:8} {statistics.median(before):>6.0f} {statistics.median(after):>6.0f}"

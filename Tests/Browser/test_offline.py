@@ -41,6 +41,22 @@ QUEUE = """async () => {
 # The browser's copies of documents, read in the page (whatever their owner).
 COPIES = QUEUE.replace('"queue"', '"documents"')
 
+# The addresses the shell's caches hold besides the shell's own files: "/" and each kept document's.
+ADDRESSES = """async () => {
+  const found = [];
+  for (const name of (await caches.keys()).filter((name) => name.startsWith("emojiart-shell-"))) {
+    for (const request of await (await caches.open(name)).keys()) {
+      const path = new URL(request.url).pathname;
+      if (path === "/" || path.startsWith("/documents/")) found.push(path);
+    }
+  }
+  return found.sort();
+}"""
+
+# Where the browser took the page and its files from ("cache": a static route, no worker started).
+SOURCES = """() => Object.fromEntries([performance.getEntriesByType("navigation")[0], ...performance.getEntriesByType("resource")]
+  .map((entry) => [new URL(entry.name).pathname, entry.workerFinalSourceType || "-"]))"""
+
 # Adds a record to the queue as a window that is gone would have left it.
 ADD_RECORD = """async (record) => {
   const database = await new Promise((resolve) => {
@@ -329,6 +345,9 @@ def test_a_queue_is_kept_per_account_and_signing_out_deletes_it(browser, account
     assert ada_key.startswith("user:")
     page.goto(f"/documents/{doc['id']}")  # ada opens it: the browser keeps a copy for her
     wait_copied(page, doc["id"], doc["version"])
+    wait_worker(page)
+    address = f"/documents/{doc['id']}"  # where a copy opens from (its page in the shell's cache)
+    page.wait_for_function(f"({ADDRESSES})().then((found) => found.includes('{address}'))")
     offline_edit(page)
     assert [c["owner"] for c in page.evaluate(COPIES)] == [ada_key]
 
@@ -337,15 +356,19 @@ def test_a_queue_is_kept_per_account_and_signing_out_deletes_it(browser, account
     context.clear_cookies()
     sign_in_as(page, "bob")
     assert page.evaluate(COPIES) == []  # someone else signed in: ada's copies went
+    assert page.evaluate(ADDRESSES) == ["/"]  # and where they opened from
     page.goto(f"/documents/{doc['id']}")
     expect(page.locator("body")).to_have_attribute("data-restored", "0")  # ada's change is not bob's to send
     expect(page.locator("#save-status")).to_have_text("All changes saved")
+    wait_copied(page, doc["id"], doc["version"])  # bob's copy now
+    page.wait_for_function(f"({ADDRESSES})().then((found) => found.includes('{address}'))")
     assert [r["owner"] for r in kept(page)] == [ada_key]
     assert ada_http.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()["version"] == doc["version"]
     page.goto("/")
     page.click("#sign-out")  # bob has nothing unsent: no question
     expect(page).to_have_url(base + "/signin")
     assert [r["owner"] for r in kept(page)] == [ada_key]
+    assert page.evaluate(COPIES) == [] and page.evaluate(ADDRESSES) == ["/"]  # nothing of bob's
 
     # Ada is back: her change is sent.
     sign_in_as(page, "ada")
@@ -453,6 +476,43 @@ def test_a_document_opened_once_opens_and_edits_with_no_server(browser, tmp_path
             expect(page.locator("body")).to_have_attribute("data-source", "server")
             state = requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()
             assert state["version"] == doc["version"] + 1 and state["emojis"][0]["x"] == 10
+
+
+def test_a_kept_document_opens_from_the_shell_cache_before_the_worker_starts(browser, tmp_path):
+    """Item 6, warm: a new browser opens a kept document's page and files from the shell's cache
+    by the worker's static routes, its worker not started; a new shell writes the addresses from
+    the copies kept; a copy forgotten takes its address with it."""
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = document_with_a_dog(base, "Routed")
+        address = f"/documents/{doc['id']}"
+        profile = tmp_path / "profile"
+        with chromium(browser, profile) as (chrome, _):
+            page = editor(chrome.contexts[0], base, doc["id"])
+            wait_worker(page)
+            wait_copied(page, doc["id"], doc["version"])
+            page.wait_for_function(f"({ADDRESSES})().then((found) => found.includes('{address}'))")
+            assert page.evaluate(ADDRESSES) == ["/", address]
+        with chromium(browser, profile) as (chrome, _):  # a new browser process: no worker running
+            page = editor(chrome.contexts[0], base, doc["id"])
+            sources = page.evaluate(SOURCES)
+            assert (sources[address], sources["/bundles/editor.js"], sources["/css/editor.css"]) == ("cache",) * 3, sources
+            assert sources["/api/session"] == "network"  # the API is never answered from a cache
+
+            # A new shell (a new server version, here the old one gone): written from the copies.
+            page.evaluate("""async () => {
+              for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+              for (const name of await caches.keys()) await caches.delete(name);
+            }""")
+            page.reload()
+            wait_worker(page)
+            assert page.evaluate(ADDRESSES) == ["/", address]
+
+            # The document deleted: its copy goes, and its address with it.
+            requests.delete(base + "/api/documents/" + doc["id"], timeout=10).raise_for_status()
+            page.reload()
+            page.wait_for_function(f"({ADDRESSES})().then((found) => !found.includes('{address}'))")
+            assert page.evaluate(COPIES) == [] and page.evaluate(ADDRESSES) == ["/"]
 
 
 def test_palette_changes_made_offline_are_kept_then_sent_once(browser, tmp_path):

@@ -329,4 +329,4 @@ setInterval(() => {
 
 showAccount();
 refresh();
-registerServiceWorker();
+registerServiceWorker(offline.copies);

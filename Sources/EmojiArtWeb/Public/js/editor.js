@@ -7,5 +7,6 @@ import { registerServiceWorker } from "./offline/worker-registration.js";
 
 const documentId = decodeURIComponent(location.pathname.replace(/^\/documents\//, "").replace(/\/+$/, ""));
 const socket = LiveConnection.connect(documentId);
-new DocumentEditor(documentId).start(socket);
-registerServiceWorker();
+const editor = new DocumentEditor(documentId);
+editor.start(socket);
+registerServiceWorker(editor.copy.copies);

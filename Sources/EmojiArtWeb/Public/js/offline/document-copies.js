@@ -8,8 +8,11 @@
 // `unsaved`: a document made offline ("New document" with no server), which the server doesn't
 // have yet; the editor makes it there (`PUT /api/documents/{id}`) before it sends its edits.
 //
-// Copies go with their owner's sign-out, and one at a time when its document can't be seen.
+// Copies go with their owner's sign-out, and one at a time when its document can't be seen. Each
+// kept document has its address in the shell cache too, while anyone here has a copy of it
+// (./shell-addresses.js): the browser opens it from there, before the service worker is running.
 import { settled } from "./local-store.js";
+import { forgetAddresses, keepAddresses } from "./shell-addresses.js";
 
 /** How many documents are kept besides the pinned and unsaved ones (the most recently opened). */
 const RECENT_COPIES = 30;
@@ -39,8 +42,10 @@ export class DocumentCopies {
    * — opened now, unless `opened` is false — and forgets their oldest unpinned copies beyond
    * RECENT_COPIES.
    */
-  save(owner, state, { role = "owner", opened = true, unsaved = false } = {}) {
-    return this.store.within("documents", "readwrite", async (store) => {
+  async save(owner, state, { role = "owner", opened = true, unsaved = false } = {}) {
+    // Beside the copy, not before it (a page going saves at once); none where nothing is kept.
+    const addressed = this.store.database().then((database) => database && keepAddresses([state.id]));
+    const aged = await this.store.within("documents", "readwrite", async (store) => {
       const earlier = await settled(store.get([owner, state.id]));
       store.put({
         owner, id: state.id, title: state.title, version: state.version, updatedAt: state.updatedAt,
@@ -49,8 +54,18 @@ export class DocumentCopies {
       });
       const copies = await settled(store.index("byOwner").getAll(owner));
       const recent = copies.filter((copy) => !copy.pinned && !copy.unsaved).sort((a, b) => b.openedAt - a.openedAt);
-      for (const old of recent.slice(RECENT_COPIES)) store.delete([owner, old.id]);
-    });
+      const aged = recent.slice(RECENT_COPIES).map((old) => old.id);
+      for (const id of aged) store.delete([owner, id]);
+      return aged;
+    }, []);
+    await addressed;
+    await this.forgetUnkeptAddresses(aged);
+  }
+
+  /** Writes the address of every document anyone here has a copy of (one a page going had no time for). */
+  async keepAllAddresses() {
+    const keys = await this.store.within("documents", "readonly", (store) => settled(store.getAllKeys()), []).catch(() => []);
+    await keepAddresses([...new Set(keys.map(([, id]) => id))]);
   }
 
   /** The owners whose copy of `id` the server doesn't have yet (made offline): usually none. */
@@ -68,15 +83,27 @@ export class DocumentCopies {
   }
 
   /** Forgets the owner's copy of `id` (the document is gone, or they can't see it any more). */
-  forget(owner, id) {
-    return this.store.within("documents", "readwrite", (store) => store.delete([owner, id]));
+  async forget(owner, id) {
+    await this.store.within("documents", "readwrite", (store) => store.delete([owner, id]));
+    await this.forgetUnkeptAddresses([id]);
   }
 
   /** Forgets every copy of `owner`'s, and the stored images kept for them (signing out). */
   async forgetAll(owner) {
-    await this.store.within("documents", "readwrite", async (store) => {
-      for (const key of await settled(store.index("byOwner").getAllKeys(owner))) store.delete(key);
-    });
+    const ids = await this.store.within("documents", "readwrite", async (store) => {
+      const keys = await settled(store.index("byOwner").getAllKeys(owner));
+      for (const key of keys) store.delete(key);
+      return keys.map(([, id]) => id);
+    }, []);
+    await this.forgetUnkeptAddresses(ids);
     await globalThis.caches?.delete(IMAGES_CACHE).catch(() => {});
+  }
+
+  /** Removes the addresses of those of `ids` nobody here has a copy of any more. */
+  async forgetUnkeptAddresses(ids) {
+    if (!ids.length) return;
+    const kept = await this.store.within("documents", "readonly", (store) =>
+      Promise.all(ids.map((id) => settled(store.index("byId").count(id)))), ids.map(() => 1)).catch(() => ids.map(() => 1));
+    await forgetAddresses(ids.filter((_, index) => kept[index] === 0));
   }
 }

@@ -4,6 +4,12 @@
 // there, so the editor opens at once and with no server at all (docs/OFFLINE.md). A new server
 // version is a new script: it fetches the new shell whole, then takes over and deletes the old.
 //
+// The browser itself answers from that cache, before this worker has started (Chromium's static
+// routes, `shellRoutes`): the shell's files, the list at "/", and each kept document at its own
+// address (/documents/{id}), which holds the editor's page — written here from the copies the
+// pages keep when a shell is installed, and by the pages as copies come and go
+// (./shell-addresses.js). Where routes aren't offered, this worker serves all of it as before.
+//
 // Besides: the emoji catalogue's files are kept as they are fetched, and so are the stored images
 // the pages draw (backgrounds) — those asked of the server each time, which decides who may see
 // them, and served from here only when it can't be reached. The API itself is never answered
@@ -13,6 +19,7 @@ const SHELL = self.APP_SHELL ?? { version: "none", paths: [] };
 const SHELL_CACHE = "emojiart-shell-" + SHELL.version;
 const CATALOGUE_CACHE = "emojiart-catalogue";
 const IMAGES_CACHE = "emojiart-images"; // as ./document-copies.js names it: deleted on signing out
+const DATABASE = "emojiart"; // the pages' IndexedDB database (./local-store.js)
 
 /** The page a navigation shows, kept in the shell: the list, or the editor for any document. */
 function shellPage(url) {
@@ -21,16 +28,71 @@ function shellPage(url) {
   return null;
 }
 
+/**
+ * The requests the browser answers from the shell's cache without this worker, each with no
+ * query: the shell's files and the list's address (as the fetch handler would), and a document's
+ * address navigated to while this worker isn't running — from the cache when the document is kept
+ * here, else from the server (which sends a visitor who may not see it to sign in); while it runs,
+ * the fetch handler gives any document's address the editor's page, as ever.
+ */
+function shellRoutes() {
+  const source = { cacheName: SHELL_CACHE };
+  const exactly = (pathname) => ({ urlPattern: { pathname: pathname.replace(/[\\:*?+(){}]/g, "\\$&"), search: "" } });
+  const aDocument = { urlPattern: { pathname: "/documents/:id", search: "" }, requestMode: "navigate" };
+  return [
+    { condition: { ...aDocument, runningStatus: "not-running" }, source },
+    { condition: { or: ["/", ...SHELL.paths].map(exactly) }, source },
+  ];
+}
+
 self.addEventListener("install", (event) => {
+  let routed; // where routes aren't offered, or refused, the fetch handler serves all
+  try {
+    routed = event.addRoutes?.(shellRoutes())?.catch(() => {});
+  } catch {
+    routed = undefined;
+  }
   event.waitUntil(
     (async () => {
       const cache = await caches.open(SHELL_CACHE);
       // Each file as the server has it now, not from the HTTP cache; all or nothing.
       await cache.addAll(SHELL.paths.map((path) => new Request(path, { cache: "reload" })));
+      const list = await cache.match("/index.html");
+      if (list) await cache.put("/", list);
+      const editor = await cache.match("/editor.html");
+      for (const id of editor ? await keptDocumentIds() : []) {
+        await cache.put("/documents/" + encodeURIComponent(id), editor.clone());
+      }
+      await routed;
       await self.skipWaiting();
     })(),
   );
 });
+
+/** The ids of the documents the pages keep copies of (./document-copies.js), for anyone: none when unreadable. */
+async function keptDocumentIds() {
+  try {
+    if (!(await indexedDB.databases()).some((database) => database.name === DATABASE)) return []; // not made here
+    const database = await new Promise((resolve, reject) => {
+      const request = indexedDB.open(DATABASE);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    database.onversionchange = () => database.close(); // a page upgrading it goes first
+    try {
+      const keys = await new Promise((resolve, reject) => {
+        const request = database.transaction("documents").objectStore("documents").getAllKeys();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      return [...new Set(keys.map(([, id]) => id))];
+    } finally {
+      database.close();
+    }
+  } catch {
+    return []; // each opens from the server until its page keeps its address again
+  }
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
