@@ -103,7 +103,7 @@ def open_once(browser_type, profile: str, url: str, latency: int, chromium: str,
         context.close()
 
 
-def timed_open(context, page, url: str, latency: int) -> float:
+def timed_open(context, page, url: str, latency: int) -> tuple:
     if latency:
         cdp = context.new_cdp_session(page)
         cdp.send("Network.enable")
@@ -114,12 +114,12 @@ def timed_open(context, page, url: str, latency: int) -> float:
             if message.text.startswith("emojiart-") else None)
     with page.expect_console_message(lambda message: message.text.startswith("emojiart-whole"), timeout=30_000):
         page.goto(url, wait_until="commit")
-    # Let the service worker finish installing, so the next (warm) open has it (a page with no
-    # script registers none).
     # When the page's response and its script had arrived (Resource Timing), for the -page and
     # -script rows of a comparison.
     arrived = page.evaluate("""() => [performance.getEntriesByType("navigation")[0],
       performance.getEntriesByType("resource").find((entry) => entry.name.includes("/bundles/"))].map((entry) => entry?.responseEnd ?? 0)""")
+    # Let the service worker finish installing, so the next (warm) open has it (a page with no
+    # script registers none).
     page.evaluate("() => navigator.serviceWorker?.getRegistration().then((r) => r && navigator.serviceWorker.ready)")
     page.wait_for_timeout(300)
     return said["emojiart-ready"], said["emojiart-whole"], *arrived

@@ -480,8 +480,8 @@ def test_a_document_opened_once_opens_and_edits_with_no_server(browser, tmp_path
 
 def test_a_kept_document_opens_from_the_shell_cache_before_the_worker_starts(browser, tmp_path):
     """Item 6, warm: a new browser opens a kept document's page and files from the shell's cache
-    by the worker's static routes, its worker not started; a new shell writes the addresses from
-    the copies kept; a copy forgotten takes its address with it."""
+    by the worker's static routes, its worker not started — with no server too; a new shell's
+    worker writes the addresses from the copies kept; a copy forgotten takes its address with it."""
     with own_server(tmp_path) as server:
         base = server["base"]
         doc = document_with_a_dog(base, "Routed")
@@ -499,16 +499,26 @@ def test_a_kept_document_opens_from_the_shell_cache_before_the_worker_starts(bro
             assert (sources[address], sources["/bundles/editor.js"], sources["/css/editor.css"]) == ("cache",) * 3, sources
             assert sources["/api/session"] == "network"  # the API is never answered from a cache
 
-            # A new shell (a new server version, here the old one gone): written from the copies.
+            # A new shell (here: the old one gone), installed from a page that writes no address
+            # itself: the worker writes them from the copies.
+            page.goto(base + "/jokes")  # the Jokes app: no code of ours about addresses
             page.evaluate("""async () => {
-              for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
               for (const name of await caches.keys()) await caches.delete(name);
+              const registration = await navigator.serviceWorker.register("/sw.js?again");  // a new script: installed
+              const worker = registration.installing || registration.waiting;
+              if (worker) await new Promise((resolve) => worker.addEventListener("statechange", () => worker.state === "activated" && resolve()));
             }""")
-            page.reload()
-            wait_worker(page)
             assert page.evaluate(ADDRESSES) == ["/", address]
+        server["stop"]()
+        with chromium(browser, profile) as (chrome, _):  # no worker running, and no server
+            page = chrome.contexts[0].new_page()
+            page.goto(base + address)
+            expect(page.locator("body")).to_have_attribute("data-source", "copy")
+            expect(page.locator('#canvas .emoji[data-id="1"]')).to_be_visible()
+            assert page.evaluate(SOURCES)[address] == "cache"
 
             # The document deleted: its copy goes, and its address with it.
+            server["start"]()
             requests.delete(base + "/api/documents/" + doc["id"], timeout=10).raise_for_status()
             page.reload()
             page.wait_for_function(f"({ADDRESSES})().then((found) => !found.includes('{address}'))")

@@ -12,7 +12,7 @@
 // kept document has its address in the shell cache too, while anyone here has a copy of it
 // (./shell-addresses.js): the browser opens it from there, before the service worker is running.
 import { settled } from "./local-store.js";
-import { forgetAddresses, keepAddresses } from "./shell-addresses.js";
+import { keepAddresses, syncAddresses } from "./shell-addresses.js";
 
 /** How many documents are kept besides the pinned and unsaved ones (the most recently opened). */
 const RECENT_COPIES = 30;
@@ -59,13 +59,15 @@ export class DocumentCopies {
       return aged;
     }, []);
     await addressed;
-    await this.forgetUnkeptAddresses(aged);
+    if (aged.length) await this.syncAddresses();
   }
 
-  /** Writes the address of every document anyone here has a copy of (one a page going had no time for). */
-  async keepAllAddresses() {
-    const keys = await this.store.within("documents", "readonly", (store) => settled(store.getAllKeys()), []).catch(() => []);
-    await keepAddresses([...new Set(keys.map(([, id]) => id))]);
+  /** Makes the shell cache hold the addresses of exactly the documents anyone here has a copy of (./shell-addresses.js). */
+  syncAddresses() {
+    return syncAddresses(async () => {
+      const keys = await this.store.within("documents", "readonly", (store) => settled(store.getAllKeys()), []);
+      return [...new Set(keys.map(([, id]) => id))];
+    });
   }
 
   /** The owners whose copy of `id` the server doesn't have yet (made offline): usually none. */
@@ -85,25 +87,15 @@ export class DocumentCopies {
   /** Forgets the owner's copy of `id` (the document is gone, or they can't see it any more). */
   async forget(owner, id) {
     await this.store.within("documents", "readwrite", (store) => store.delete([owner, id]));
-    await this.forgetUnkeptAddresses([id]);
+    await this.syncAddresses();
   }
 
   /** Forgets every copy of `owner`'s, and the stored images kept for them (signing out). */
   async forgetAll(owner) {
-    const ids = await this.store.within("documents", "readwrite", async (store) => {
-      const keys = await settled(store.index("byOwner").getAllKeys(owner));
-      for (const key of keys) store.delete(key);
-      return keys.map(([, id]) => id);
-    }, []);
-    await this.forgetUnkeptAddresses(ids);
+    await this.store.within("documents", "readwrite", async (store) => {
+      for (const key of await settled(store.index("byOwner").getAllKeys(owner))) store.delete(key);
+    });
+    await this.syncAddresses();
     await globalThis.caches?.delete(IMAGES_CACHE).catch(() => {});
-  }
-
-  /** Removes the addresses of those of `ids` nobody here has a copy of any more. */
-  async forgetUnkeptAddresses(ids) {
-    if (!ids.length) return;
-    const kept = await this.store.within("documents", "readonly", (store) =>
-      Promise.all(ids.map((id) => settled(store.index("byId").count(id)))), ids.map(() => 1)).catch(() => ids.map(() => 1));
-    await forgetAddresses(ids.filter((_, index) => kept[index] === 0));
   }
 }

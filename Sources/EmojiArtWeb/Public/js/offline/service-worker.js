@@ -20,6 +20,7 @@ const SHELL_CACHE = "emojiart-shell-" + SHELL.version;
 const CATALOGUE_CACHE = "emojiart-catalogue";
 const IMAGES_CACHE = "emojiart-images"; // as ./document-copies.js names it: deleted on signing out
 const DATABASE = "emojiart"; // the pages' IndexedDB database (./local-store.js)
+const ADDRESSES_LOCK = "emojiart-shell-addresses"; // as ./shell-addresses.js names it
 
 /** The page a navigation shows, kept in the shell: the list, or the editor for any document. */
 function shellPage(url) {
@@ -57,17 +58,28 @@ self.addEventListener("install", (event) => {
       const cache = await caches.open(SHELL_CACHE);
       // Each file as the server has it now, not from the HTTP cache; all or nothing.
       await cache.addAll(SHELL.paths.map((path) => new Request(path, { cache: "reload" })));
-      const list = await cache.match("/index.html");
-      if (list) await cache.put("/", list);
-      const editor = await cache.match("/editor.html");
-      for (const id of editor ? await keptDocumentIds() : []) {
-        await cache.put("/documents/" + encodeURIComponent(id), editor.clone());
-      }
+      await writeAddresses(cache).catch(() => {}); // optional: without them, pages come from the server
       await routed;
       await self.skipWaiting();
     })(),
   );
 });
+
+/**
+ * Writes the list's address ("/") and each kept document's (./shell-addresses.js) into the new
+ * shell's cache, under the lock the pages write them under, so that a sign-out meanwhile can't
+ * leave an address of the documents it took away.
+ */
+async function writeAddresses(cache) {
+  const list = await cache.match("/index.html");
+  if (list) await cache.put("/", list);
+  const editor = await cache.match("/editor.html");
+  if (!editor) return;
+  const write = async () => {
+    for (const id of await keptDocumentIds()) await cache.put("/documents/" + encodeURIComponent(id), editor.clone());
+  };
+  await (self.navigator.locks ? self.navigator.locks.request(ADDRESSES_LOCK, write) : write());
+}
 
 /** The ids of the documents the pages keep copies of (./document-copies.js), for anyone: none when unreadable. */
 async function keptDocumentIds() {
