@@ -282,6 +282,50 @@ def test_storage_refused_works_in_memory_with_a_warning(page, api):
     assert len(api.get(doc)["emojis"]) == 2
 
 
+# An older page's connection to the database (version 2), held in a worker that doesn't close it
+# when asked: as a tab busy or frozen would, until it is closed (`window.older.terminate()`).
+OLDER_PAGE = """async () => {
+  const source = `const request = indexedDB.open("emojiart", 2);
+    request.onupgradeneeded = () => request.result.createObjectStore("meta", { keyPath: "key" });
+    request.onsuccess = () => postMessage("open");`;
+  window.older = new Worker(URL.createObjectURL(new Blob([source])));
+  await new Promise((resolve) => (window.older.onmessage = resolve));
+}"""
+
+
+def test_a_page_upgrading_storage_waits_a_moment_for_an_older_tab_to_let_go(page, api):
+    doc = api.create("Upgraded", emojis=[("🦊", 0, 0, 40)])
+    page.route("**/older-page", lambda route: route.fulfill(body="<!doctype html><title>older</title>", content_type="text/html"))
+    page.goto("/older-page")
+
+    # The older tab lets go a moment after the editor asked: the editor upgrades and keeps its copy.
+    page.evaluate(OLDER_PAGE)
+    editor = page.context.new_page()
+    editor.goto(f"/documents/{doc['id']}")
+    page.wait_for_timeout(500)
+    page.evaluate("() => window.older.terminate()")
+    expect(editor.locator("body")).to_have_attribute("data-storage", "kept")
+    expect(editor.locator("#notices .notice-warning")).to_have_count(0)
+    deadline = time.monotonic() + 10
+    while doc["id"] not in [copy["id"] for copy in editor.evaluate(COPIES)]:
+        assert time.monotonic() < deadline, "the editor kept no copy"
+        editor.wait_for_timeout(100)
+    assert editor.evaluate("() => new Promise((resolve) => (indexedDB.open('emojiart').onsuccess = (event) => resolve(event.target.result.version)))") == 3
+    editor.close()
+    page.evaluate("() => new Promise((resolve) => (indexedDB.deleteDatabase('emojiart').onsuccess = resolve))")
+
+    # One that never lets go: after a few seconds the editor works without, and says so.
+    page.evaluate(OLDER_PAGE)
+    stuck = page.context.new_page()
+    stuck.goto(f"/documents/{doc['id']}")
+    expect(stuck.locator("body")).to_have_attribute("data-ready", "true")
+    expect(stuck.locator("body")).to_have_attribute("data-storage", "refused")
+    expect(stuck.locator("#notices .notice-warning")).to_contain_text("won’t keep changes for this site")
+    stuck.locator(".palette-emoji").first.click()
+    expect(stuck.locator("#save-status")).to_have_text("All changes saved")
+    assert len(api.get(doc)["emojis"]) == 2
+
+
 class LiveLink:
     """The documents' live connections of a browser context, which a test cuts and lets through
     again (the palettes' connection stays)."""

@@ -10,6 +10,11 @@
 const DATABASE = "emojiart";
 const VERSION = 3;
 const NEARLY_FULL = 0.9; // of the quota the browser grants this site
+// A page upgrading the database waits while other connections to it are open: a tab of an older
+// page, the service worker. Each closes its own when asked (`versionchange`), and the browser
+// then goes on, having said "blocked" meanwhile (Chromium does whenever another process or thread
+// holds one). One that hasn't closed after this long is held by a page that won't: go on without.
+const BLOCKED_FOR_AT_MOST_MS = 3000;
 
 /** Resolves what an IndexedDB request gives, or rejects with its error. */
 export const settled = (request) =>
@@ -63,9 +68,13 @@ export class LocalStore {
         resolve(null);
         return;
       }
+      let gaveUp = false;
+      let deadline; // while blocked
       request.onupgradeneeded = () => upgrade(request.result, request.transaction);
       request.onsuccess = () => {
+        clearTimeout(deadline);
         const database = request.result;
+        if (gaveUp) return database.close(); // upgraded for the next page; this one works without
         // A newer page (another tab) upgrading the database: let it, and stop using this copy.
         database.onversionchange = () => {
           database.close();
@@ -74,7 +83,12 @@ export class LocalStore {
         resolve(database);
       };
       request.onerror = () => resolve(null);
-      request.onblocked = () => resolve(null);
+      request.onblocked = () => {
+        deadline = setTimeout(() => {
+          gaveUp = true;
+          resolve(null);
+        }, BLOCKED_FOR_AT_MOST_MS);
+      };
     });
     return this.opening;
   }
