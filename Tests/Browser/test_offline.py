@@ -260,15 +260,31 @@ def test_a_kept_change_the_server_refuses_is_named_in_a_notice(browser, tmp_path
             page.locator('#canvas .emoji[data-id="1"]').click()
             page.keyboard.press("Shift+ArrowRight")
             wait_kept(page, 1)
+            # Beside it, what a window that is gone left half-written: what it draws isn't edits
+            # — one record, kept as sent, names no edits; another names a run of ids beyond any
+            # document — neither may hide the refusal.
+            mine = {key: value for key, value in kept(page)[0].items() if key != "seq"}
+            move = json.loads(mine["message"])
+            page.evaluate(ADD_RECORD, {**mine, "window": "gone", "requestId": "gone-1",
+                                       "message": json.dumps({**move, "requestId": "gone-1"}), "edits": [None]})
+            runs = {**move, "requestId": "gone-2", "edits": [{"type": "moveEmojis", "idRanges": [[-5, 10**12]], "offset": {"x": 1, "y": 0}}]}
+            page.evaluate(ADD_RECORD, {**mine, "window": "gone", "requestId": "gone-2",
+                                       "message": json.dumps(runs), "edits": runs["edits"], "label": "Move a run"})
             page.close()
             server["start"]()
             # Meanwhile someone else deleted the dog.
             requests.post(f"{base}/api/documents/{doc['id']}/edits", timeout=10, json={
                 "baseVersion": doc["version"], "edits": [{"type": "deleteEmojis", "ids": [1]}]}).raise_for_status()
-            page = editor(chrome.contexts[0], base, doc["id"])
+            page = chrome.contexts[0].new_page()
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{base}/documents/{doc['id']}")
+            expect(page.locator("body")).to_have_attribute("data-restored", "2")
+            expect(page.locator("#notices")).to_contain_text("1 change this browser kept couldn’t be read")
             notice = page.locator("#notices .notice-error")
-            expect(notice).to_contain_text("1 change couldn’t be applied: Move 🐶 — it was deleted.")
+            expect(notice).to_contain_text("2 changes couldn’t be applied: Move 🐶 — it was deleted; Move a run")
             wait_kept(page, 0)
+            assert errors == []
 
 
 def test_storage_refused_works_in_memory_with_a_warning(page, api):
@@ -291,6 +307,42 @@ OLDER_PAGE = """async () => {
   window.older = new Worker(URL.createObjectURL(new Blob([source])));
   await new Promise((resolve) => (window.older.onmessage = resolve));
 }"""
+
+
+# Spoils every copy of documents the browser keeps, as a half-written record would be: its state's
+# emojis not a list.
+SPOIL_COPIES = """async () => {
+  const database = await new Promise((resolve) => (indexedDB.open("emojiart").onsuccess = (event) => resolve(event.target.result)));
+  const transaction = database.transaction("documents", "readwrite");
+  const store = transaction.objectStore("documents");
+  store.getAll().onsuccess = (event) => event.target.result.forEach((copy) => store.put({ ...copy, state: { ...copy.state, emojis: "junk" } }));
+  await new Promise((resolve) => (transaction.oncomplete = resolve));
+  database.close();
+}"""
+
+
+def test_an_unreadable_copy_is_skipped_with_a_notice_and_the_server_opens_the_document(browser, tmp_path):
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = document_with_a_dog(base, "Spoilt")
+        with chromium(browser, tmp_path / "profile") as (chrome, _):
+            page = editor(chrome.contexts[0], base, doc["id"])
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            wait_worker(page)
+            wait_copied(page, doc["id"], doc["version"])
+            page.evaluate(SPOIL_COPIES)
+            server["stop"]()
+            page.reload()
+            expect(page.locator("#notices .notice-warning")).to_contain_text("The copy of this document kept in this browser couldn’t be read")
+            expect(page.locator("#save-status")).to_have_attribute("data-state", "offline")
+            assert page.evaluate(COPIES) == [], "the unreadable copy goes"
+            server["start"]()
+            page.locator("#save-status").click()
+            expect(page.locator("body")).to_have_attribute("data-source", "server")
+            expect(page.locator('#canvas .emoji[data-id="1"]')).to_be_visible()
+            wait_copied(page, doc["id"], doc["version"])  # kept again, readable
+            assert errors == []
 
 
 def test_a_page_upgrading_storage_waits_a_moment_for_an_older_tab_to_let_go(page, api):
@@ -422,8 +474,21 @@ def test_a_queue_is_kept_per_account_and_signing_out_deletes_it(browser, account
     assert len(ada_http.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()["emojis"]) == 1
     wait_kept(page, 0)  # answered, so forgotten (a window closed before that would leave it to be sent again, once)
 
-    # Unsent again, she signs out: asked first, then nothing of hers remains in the browser.
+    # Unsent again, she signs out with the server out of reach: she is told she is still signed
+    # in, and nothing is deleted — the next person here would otherwise find her session.
     offline_edit(page)
+    away = lambda route: route.abort() if route.request.method == "DELETE" else route.fallback()  # noqa: E731
+    context.route("**/api/session", away)
+    page.click("#sign-out")
+    page.get_by_role("alertdialog").get_by_role("button", name="Sign out and discard").click()
+    expect(page.locator("#notices .notice-error")).to_contain_text("Couldn’t sign out")
+    expect(page.locator("#notices .notice-error")).to_contain_text("you are still signed in, and nothing was deleted")
+    assert page.url == base + "/" and len(kept(page)) == 1
+    assert page.evaluate(QUEUE.replace('"queue"', '"meta"')) != []  # who was signed in: still known
+    expect(page.locator("#account-name")).to_have_text("ada")
+    context.unroute("**/api/session", away)
+
+    # Back in reach: asked first, then nothing of hers remains in the browser.
     page.click("#sign-out")
     dialog = page.get_by_role("alertdialog")
     expect(dialog).to_contain_text("1 change made in this browser hasn’t reached the server yet")
@@ -756,6 +821,9 @@ def test_a_new_document_made_offline_is_made_on_the_server_with_its_edits(browse
             title = page.locator("#doc-title")
             title.fill("Made offline")
             title.press("Enter")
+            expect(title).to_have_value("Made offline")  # drawn pending, not the title the server last sent
+            page.wait_for_timeout(200)
+            expect(title).to_have_value("Made offline")
             drop_text(page, "🦊")
             # The fox has no id from the server yet; it is moved all the same.
             fox = page.locator("#canvas .emoji.pending")
@@ -767,8 +835,21 @@ def test_a_new_document_made_offline_is_made_on_the_server_with_its_edits(browse
             page.close()  # the tab closes: the next one sends it all
 
             server["start"]()
+            # The list heads with it, the server up or failing: this browser is the only place it is.
             page = chrome.contexts[0].new_page()
-            page.goto(f"{base}/documents/{doc_id}")
+            failing = lambda route: route.fulfill(status=503, body="down")  # noqa: E731
+            chrome.contexts[0].route("**/api/documents?*", failing)
+            page.goto(base + "/")
+            expect(page.locator("#notices")).to_contain_text("The server isn’t answering")
+            row = page.locator(f'tr[data-id="{doc_id}"]')
+            expect(row).to_contain_text("Not on the server yet")
+            chrome.contexts[0].unroute("**/api/documents?*", failing)
+            page.reload()
+            expect(page.locator("body")).to_have_attribute("data-listed", "0")  # the server has none
+            expect(row).to_contain_text("Not on the server yet")
+            expect(row.get_by_role("button", name="Delete")).to_be_hidden()  # nothing to delete there yet
+            row.locator("a.doc-title").click()
+            expect(page).to_have_url(f"{base}/documents/{doc_id}")
             expect(page.locator("body")).to_have_attribute("data-restored", "3")
             status = page.locator("#save-status")
             expect(status).to_have_text("All changes saved", timeout=20_000)

@@ -51,13 +51,14 @@ async function refresh({ words } = {}) {
     delete document.body.dataset.offline;
   } catch (error) {
     loading.hidden = true;
-    if (error.status !== 0) return showError(error, "Couldn’t load documents");
-    // No server: the documents this browser keeps, which open offline (searched here).
+    const away = error.status === 0 || error.status >= 500;
+    if (!away) return showError(error, "Couldn’t load documents");
+    // No server (or one that fails): the documents this browser keeps, which open offline (searched here).
     pages.end(words);
-    const folded = fold(pages.words); // as the server searches titles
-    documents = (await offline.summaries()).filter((summary) => fold(summary.title).includes(folded));
+    documents = (await offline.summaries()).filter(matchesSearch);
     if (document.body.dataset.offline !== "true") {
-      notify(documents.length ? "Showing the documents available in this browser; they open and can be changed offline." : "No documents are kept in this browser yet.", { title: "Offline" });
+      notify(documents.length ? "Showing the documents available in this browser; they open and can be changed offline." : "No documents are kept in this browser yet.",
+        { title: error.status === 0 ? "Offline" : "The server isn’t answering" });
     }
     document.body.dataset.offline = "true";
   }
@@ -66,7 +67,27 @@ async function refresh({ words } = {}) {
   sharedRows.replaceChildren();
   show(documents);
   document.body.dataset.listed = String(documents.length);
-  showKept(await copies);
+  const kept = await copies;
+  showUnsaved(kept);
+  showKept(kept);
+}
+
+/** Whether a document titled so is in the search shown (as the server searches titles). */
+const matchesSearch = ({ title }) => fold(title).includes(fold(pages.words));
+
+/**
+ * Documents made here with no connection that the server doesn't have yet (`kept`: id → copy)
+ * head the list of mine, whether or not the server could be asked: they go to the server when
+ * opened with a connection, and until then this browser is the only place they are.
+ */
+function showUnsaved(kept) {
+  const listed = new Set([...document.querySelectorAll("tr[data-id]")].map((tr) => tr.dataset.id));
+  const unsaved = [...kept.values()].filter((copy) => copy.unsaved && !listed.has(copy.id) && matchesSearch(copy));
+  if (!unsaved.length) return;
+  const made = unsaved.map(row);
+  for (const tr of made) tr.dataset.unsaved = "true"; // what the server would do to it waits until it has it
+  rows.prepend(...made);
+  showState();
 }
 
 /** Adds `documents` to the end of the list (mine, and shared with me), and says what is left. */
@@ -75,6 +96,11 @@ function show(documents) {
   const shared = documents.filter((summary) => summary.role && summary.role !== "owner");
   rows.append(...mine.map(row));
   sharedRows.append(...shared.map(row));
+  showState();
+}
+
+/** The tables, headings and messages for the rows listed. */
+function showState() {
   table.hidden = rows.children.length === 0;
   sharedTable.hidden = sharedRows.children.length === 0;
   showHeadings();
@@ -145,8 +171,11 @@ for (const event of ["pointerover", "focusin"]) {
 document.getElementById("sign-out").addEventListener("click", async () => {
   try {
     if (!(await signOut(store, identity))) return;
-  } catch {
-    /* the server is away: what the browser kept is gone all the same */
+  } catch (error) {
+    const away = !(error?.status > 0);
+    notify(away ? "The server can’t be reached, so you are still signed in, and nothing was deleted from this browser. Try again once you’re back online."
+      : `${error.message} You are still signed in, and nothing was deleted from this browser.`, { kind: "error", title: "Couldn’t sign out" });
+    return;
   }
   location.assign("/signin");
 });

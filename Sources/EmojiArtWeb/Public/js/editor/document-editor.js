@@ -396,9 +396,8 @@ export class DocumentEditor {
 
   retitle(title) {
     if (!this.state || title === this.state.title) return;
-    this.requests.perform([{ type: "retitle", title }]).then(() => {
-      if (document.activeElement !== this.titleInput) this.titleInput.value = this.state.title;
-    });
+    // Answered (or refused, or waiting offline): the field shows the title drawn, pending changes and all.
+    this.requests.perform([{ type: "retitle", title }]).then(() => this.scheduleRender());
   }
 
   showShortcuts() {

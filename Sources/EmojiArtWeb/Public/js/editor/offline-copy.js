@@ -91,12 +91,23 @@ export class OfflineCopy {
   async open() {
     try {
       const copy = await this.copies.read(await this.owner, this.editor.documentId);
+      if (copy?.unreadable) return this.skipUnreadable(copy);
       if (!copy || this.editor.state) return;
       this.savedVersion = copy.version;
       this.show(copy);
     } catch {
       /* no copy to show: the server's snapshot will do */
     }
+  }
+
+  /**
+   * The record kept for this document isn't one: the server's snapshot (or nothing, offline) is
+   * shown instead, and it goes — unless it marks a document made offline, which is still made on
+   * the server (its copy then written again).
+   */
+  async skipUnreadable({ unsaved }) {
+    notify("The copy of this document kept in this browser couldn’t be read, so it was skipped; the server’s version opens once it can be reached.", { kind: "warning", title: "Offline copy" });
+    if (!unsaved) await this.copies.forget(await this.owner, this.editor.documentId);
   }
 
   /** Shows the copy, with the role it was opened with, until the server answers. */

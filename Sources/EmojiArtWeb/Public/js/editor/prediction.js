@@ -31,6 +31,22 @@ function arrange(order, moving, to) {
  * server gives the real ones, ./temporary-ids.js).
  */
 export function predict(state, batches) {
+  try {
+    return drawn(state, batches);
+  } catch {
+    // One this page can't read (a kept record from elsewhere): the others are drawn, it is left to the server.
+    return drawn(state, batches.filter((batch) => {
+      try {
+        drawn(state, [batch]);
+        return true;
+      } catch {
+        return false;
+      }
+    }));
+  }
+}
+
+function drawn(state, batches) {
   let emojis = state.emojis.slice();
   let title = state.title;
   let creates = [];

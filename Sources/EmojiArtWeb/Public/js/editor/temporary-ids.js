@@ -18,11 +18,23 @@ function made(edit) {
   return 0;
 }
 
-/** The ids an edit names ("ids", "idRanges" expanded, or setEmojiTexts' "texts"). */
+// The most ids one run of "idRanges" stands for here: more than a document holds (the server
+// refuses what is beyond its limits; the page only looks for its temporary ids).
+const MOST_IN_A_RUN = 1_000_000;
+
+/** The ids of one [first, last] run, or none when it isn't one. */
+function run(range) {
+  const [first, last] = Array.isArray(range) ? range : [];
+  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || last < first || last - first >= MOST_IN_A_RUN) return [];
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
+/** The ids an edit names ("ids", "idRanges" expanded, or setEmojiTexts' "texts"); none for what isn't an edit. */
 function named(edit) {
+  if (typeof edit !== "object" || edit === null) return [];
   if (Array.isArray(edit.ids)) return edit.ids;
-  if (Array.isArray(edit.idRanges)) return edit.idRanges.flatMap(([first, last]) => Array.from({ length: last - first + 1 }, (_, i) => first + i));
-  if (Array.isArray(edit.texts)) return edit.texts.map((entry) => entry.id);
+  if (Array.isArray(edit.idRanges)) return edit.idRanges.flatMap(run);
+  if (Array.isArray(edit.texts)) return edit.texts.map((entry) => entry?.id);
   return [];
 }
 

@@ -56,7 +56,7 @@ export class AvailableOffline {
    */
   async keep(id, pinned) {
     const owner = await this.owner();
-    if (pinned && !(await this.copies.read(owner, id))) {
+    if (pinned && !(await this.copies.read(owner, id))?.state) {
       const state = await api.getDocument(id);
       await this.copies.save(owner, state, { role: state.role ?? "owner", opened: false });
       const image = state.backgroundState?.imageURL;

@@ -19,16 +19,33 @@ const RECENT_COPIES = 30;
 /** The Cache Storage cache the service worker keeps stored images in (./service-worker.js). */
 const IMAGES_CACHE = "emojiart-images";
 
+const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Whether `state` has what the editor draws, of the kinds it draws: a copy of document `id`'s state. */
+function readableState(state, id) {
+  if (!isObject(state) || state.id !== id || typeof state.title !== "string" || !Number.isInteger(state.version)) return false;
+  if (!Array.isArray(state.emojis)) return false;
+  if (![state.background, state.backgroundState].every((part) => part === undefined || part === null || isObject(part))) return false;
+  return state.emojis.every((emoji) => isObject(emoji) && Number.isSafeInteger(emoji.id) && typeof emoji.text === "string" &&
+    isNumber(emoji.x) && isNumber(emoji.y) && isNumber(emoji.size) && (emoji.rotation === undefined || isNumber(emoji.rotation)));
+}
+
 export class DocumentCopies {
   /** @param {import("./local-store.js").LocalStore} store */
   constructor(store) {
     this.store = store;
   }
 
-  /** The copy of document `id` for `owner`, or null. */
+  /**
+   * The copy of document `id` for `owner`; null when there is none, and `{unreadable: true}` when
+   * the record there isn't a document's state (half-written, or changed by something else) — with
+   * `unsaved` if it was made offline.
+   */
   async read(owner, id) {
     const copy = await this.store.within("documents", "readonly", (store) => settled(store.get([owner, id])), null);
-    return copy && typeof copy.state === "object" && Number.isInteger(copy.version) ? copy : null;
+    if (!copy) return null;
+    return Number.isInteger(copy.version) && readableState(copy.state, id) ? copy : { unreadable: true, unsaved: copy.unsaved === true };
   }
 
   /** The owner's copies without their states, most recently opened first. */

@@ -10,7 +10,9 @@ import { countUnsent, forgetOwner } from "./unsent-queue.js";
 
 /**
  * Signs out whoever is signed in and deletes what the browser keeps for them; resolves false
- * when they chose to stay signed in (rather than discard changes not yet sent).
+ * when they chose to stay signed in (rather than discard changes not yet sent). The server ends
+ * the session first: if it can't be reached (or fails), this rejects with its error and nothing
+ * is deleted — they are still signed in, and deleting their copies would only hide that.
  * @param {import("./local-store.js").LocalStore} store
  * @param {import("./identity.js").Identity} identity
  */
@@ -31,14 +33,15 @@ export async function signOut(store, identity) {
   }
   try {
     await api.signOut();
-  } finally {
-    await forgetOwner(store, owner).catch(() => {});
-    await copies.forgetAll(owner).catch(() => {});
-    await store.writeMeta(palettesKey(owner), undefined).catch(() => {});
-    await identity.forget().catch(() => {});
-    // Other tabs of this browser (an editor left open) stop keeping anything for them.
-    if (globalThis.BroadcastChannel) new BroadcastChannel(ACCOUNT_CHANNEL).postMessage({ signedOut: owner });
+  } catch (error) {
+    if (error?.status !== 401) throw error; // 401: the session had ended already
   }
+  await forgetOwner(store, owner).catch(() => {});
+  await copies.forgetAll(owner).catch(() => {});
+  await store.writeMeta(palettesKey(owner), undefined).catch(() => {});
+  await identity.forget().catch(() => {});
+  // Other tabs of this browser (an editor left open) stop keeping anything for them.
+  if (globalThis.BroadcastChannel) new BroadcastChannel(ACCOUNT_CHANNEL).postMessage({ signedOut: owner });
   return true;
 }
 

@@ -40,6 +40,10 @@ function exclusively(documentId, work) {
   return navigator.locks.request(TAKEOVER_LOCK + documentId, work);
 }
 
+/** Whether `edits` is a list of edits (plain objects naming their type), as the page writes them. */
+const editList = (edits) =>
+  Array.isArray(edits) && edits.every((edit) => typeof edit === "object" && edit !== null && !Array.isArray(edit) && typeof edit.type === "string");
+
 /** Why a record can't be sent, or null when it can. */
 function problem(record) {
   if (typeof record !== "object" || record === null) return "unreadable";
@@ -48,9 +52,11 @@ function problem(record) {
   if (typeof record.message !== "string") return "unreadable";
   const creates = record.creates ?? [];
   if (!Array.isArray(creates) || creates.some((id) => !Number.isSafeInteger(id) || id >= 0)) return "unreadable";
+  if (record.edits != null && !editList(record.edits)) return "unreadable"; // what it draws pending
   try {
     const message = JSON.parse(record.message);
-    if (message.requestId !== record.requestId || !["edit", "undo", "redo"].includes(message.type)) return "unreadable";
+    if (message?.requestId !== record.requestId || !["edit", "undo", "redo"].includes(message.type)) return "unreadable";
+    if (message.type === "edit" && !editList(message.edits)) return "unreadable";
   } catch {
     return "unreadable";
   }
