@@ -207,6 +207,54 @@ def test_edits_made_offline_survive_a_killed_browser_and_are_applied_once_in_ord
             assert kinds == ["moved", "moved", "moved", "title", "added"]
 
 
+def test_kept_changes_are_drawn_on_a_page_opened_offline_and_a_tab_closed_meanwhile_is_sent_by_the_one_open(browser, tmp_path):
+    with own_server(tmp_path) as server:
+        base = server["base"]
+        doc = document_with_a_dog(base, "Two tabs")
+        with chromium(browser, tmp_path / "profile") as (chrome, _):
+            context = chrome.contexts[0]
+            first = opened_then_offline(context, server, doc)
+            first.locator('#canvas .emoji[data-id="1"]').click()
+            first.keyboard.press("Shift+ArrowRight")
+            first.keyboard.press("Shift+ArrowRight")
+            wait_kept(first, 2)
+            first.reload()  # still no server: what it kept is drawn at once, pending, and counted
+            expect(first.locator("body")).to_have_attribute("data-source", "copy")
+            expect(first.locator("#canvas .emoji.pending")).to_have_count(1)
+            expect(first.locator("#save-status")).to_contain_text("2 changes waiting")
+
+            # Another tab, opened offline, adds an emoji and is closed before the server is back.
+            second = context.new_page()
+            second.goto(f"{base}/documents/{doc['id']}")
+            expect(second.locator("body")).to_have_attribute("data-source", "copy")
+            second.locator(".palette-emoji").first.click()
+            wait_kept(second, 3)
+            second.close()
+
+            server["start"]()
+            first.locator("#save-status").click()  # try now
+            expect(first.locator("#save-status")).to_have_attribute("data-state", "saved", timeout=20_000)
+            wait_kept(first, 0)
+            state = requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()
+            assert state["version"] == doc["version"] + 3, "the closed tab's change sent too, each once"
+            assert [(e["text"], e["x"]) for e in state["emojis"]][0] == ("🐶", 20) and len(state["emojis"]) == 2
+
+            # Again with the open tab's server known: the connection lost, a tab opened, edited, closed.
+            server["stop"]()
+            expect(first.locator("#save-status")).to_have_attribute("data-state", "offline")
+            third = context.new_page()
+            third.goto(f"{base}/documents/{doc['id']}")
+            expect(third.locator("body")).to_have_attribute("data-source", "copy")
+            third.locator(".palette-emoji").first.click()
+            wait_kept(third, 1)
+            third.close()
+            server["start"]()
+            first.locator("#save-status").click()
+            expect(first.locator("#save-status")).to_have_attribute("data-state", "saved", timeout=20_000)
+            wait_kept(first, 0)
+            assert requests.get(f"{base}/api/documents/{doc['id']}", timeout=10).json()["version"] == doc["version"] + 4
+
+
 def test_a_kept_change_already_applied_is_not_applied_again_and_bad_records_are_skipped(browser, tmp_path):
     with own_server(tmp_path) as server:
         base = server["base"]
@@ -398,6 +446,22 @@ class LiveLink:
         for ws in self.sockets:
             ws.close(code=1001, reason="Gone for the test.")
         expect(page.locator("#save-status")).to_have_attribute("data-state", "offline")
+
+
+def test_changes_waiting_for_a_document_deleted_meanwhile_are_named_as_discarded(page, api):
+    doc = api.create("Deleted meanwhile", emojis=[("🐶", 0, 0, 40)])
+    link = LiveLink(page.context)
+    page.goto(f"/documents/{doc['id']}")
+    ready_to_edit(page)
+    link.cut(page)
+    page.locator('#canvas .emoji[data-id="1"]').click()
+    page.keyboard.press("Shift+ArrowRight")
+    expect(page.locator("#save-status")).to_contain_text("1 change waiting")
+    api.call("DELETE", f"/api/documents/{doc['id']}")
+    link.up = True
+    page.locator("#save-status").click()  # try now: the server has no such document any more
+    expect(page.locator("#notices")).to_contain_text("1 change made here that hadn’t reached the server was discarded: Move 🐶.")
+    assert page.evaluate(QUEUE) == [] and page.evaluate(COPIES) == []
 
 
 def ready_to_edit(page) -> None:

@@ -11,9 +11,8 @@
 // keeps each request before it is sent and forgets it once answered, so the requests a closed
 // window left unanswered can be handed to the next one (`adopt`) and sent again with their ids.
 //
-// This module imports nothing: the live fuzz test replays its messages through `applyChange` in
-// Chromium with a copy of this file alone (Tests/EmojiArtLiveTests/ChromiumReplay.swift). So the
-// connection is handed its reconnect backoff (../backoff.js) by whoever makes it.
+// This module imports nothing (Tests/EmojiArtLiveTests/ChromiumReplay.swift runs a copy of it
+// alone in Chromium): whoever makes the connection hands it its backoff (../backoff.js).
 
 /** The sockets `connect` took from the page (opened as it started), with what each heard until `open`. */
 const earlySockets = new WeakMap();
@@ -41,7 +40,7 @@ export class LiveConnection {
    *   snapshot(state) — the whole document (on connect, or when too far behind to catch up);
    *   change(message) — one committed version: {version, undoActionName, redoActionName, updatedAt, patch};
    *   synced(message) — caught up after a reconnect: {version, undoActionName, redoActionName, backgroundState};
-   *   background(backgroundState); deleted(); missing?() — the server has no such document: resolves
+   *   background(backgroundState); deleted(dropped) — with the requests it drops; missing?() — the server has no such document: resolves
    *   true once it has (made from this browser), false if it is gone; presence(message) — another window's pointer,
    *   selection and view, or that it left, or (`you`) how the others see this one; summon(message)
    *   — another window asks everyone to follow it; status({state, retryIn?, waiting}) where state is
@@ -52,7 +51,7 @@ export class LiveConnection {
    *   where requests are kept before they are sent ({id, message, body, creates}) and forgotten
    *   once answered (with the answer: `{type: "ack", version}` or a refusal); `prepare` says
    *   whether a request may go now, may go later (it names emojis not made yet), or never;
-   *   `holding` holds every request back until `adopt` hands over the earlier ones
+   *   `holding` holds every request back until `release`
    */
   constructor(documentId, handlers, currentVersion, backoff, journal = null) {
     this.documentId = documentId;
@@ -62,7 +61,7 @@ export class LiveConnection {
     /** Requests not yet answered, in order: {id, message, body, resolve, reject, sent, kept}. */
     this.outbox = [];
     this.journal = journal;
-    this.holding = Boolean(journal?.holding); // until `adopt`: earlier windows' requests go first
+    this.holding = Boolean(journal?.holding); // until `release`: earlier windows' requests go first
     /** Request ids are this prefix and a count: unique to this window, so a resent request is recognised. */
     this.requestPrefix = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
     this.requestCounter = 0;
@@ -185,11 +184,7 @@ export class LiveConnection {
     });
   }
 
-  /**
-   * Puts requests an earlier window made and left unanswered ({id, message, body, creates},
-   * oldest first) ahead of this window's, and lets everything go. Answers a promise per request,
-   * as `request`.
-   */
+  /** Puts what earlier windows left unanswered ({id, message, body, creates}, oldest first) ahead of this window's: a promise each. */
   adopt(earlier) {
     const promises = [];
     const items = earlier.map(({ id, message, body, creates = [] }) => {
@@ -198,16 +193,18 @@ export class LiveConnection {
       return item;
     });
     this.outbox.unshift(...items);
-    this.holding = false;
-    this.flush();
-    if (!this.gone) this.report(this.ready ? "online" : "offline");
+    this.release(this.holding);
     return promises;
   }
 
-  /**
-   * Takes back every request not sent yet (they were made as someone who is no longer the one
-   * signed in): the journal keeps them for that person; here they are refused as "withdrawn".
-   */
+  /** Lets requests go — or, with `hold`, not yet (the journal's hold: until who is asking is known). */
+  release(hold = false) {
+    this.holding = hold;
+    this.flush();
+    if (!this.gone) this.report(this.ready ? "online" : "offline");
+  }
+
+  /** Takes back every request not sent yet (made as someone not signed in now): kept for them, refused here as "withdrawn". */
   withdraw() {
     const items = this.outbox.splice(0);
     for (const item of items) item.reject(new LiveRefusal("withdrawn", "Made as someone else: kept for them."));
@@ -374,11 +371,12 @@ export class LiveConnection {
   /** The document no longer exists (4404), or this connection was closed for good. */
   vanished(code) {
     this.gone = true;
-    for (const item of this.outbox.splice(0)) {
+    const dropped = this.outbox.splice(0);
+    for (const item of dropped) {
       this.journal?.forget(item);
       item.reject(new LiveRefusal("gone", "This document no longer exists."));
     }
-    if (code === 4404) this.handlers.deleted();
+    if (code === 4404) this.handlers.deleted(dropped);
     this.report("gone");
   }
 

@@ -141,7 +141,7 @@ export class DocumentEditor {
           this.state = { ...this.state, backgroundState };
           this.scheduleRender();
         },
-        deleted: () => this.deleted(),
+        deleted: (dropped) => this.deleted(dropped),
         missing: () => this.copy.missing(),
         presence: (message) => this.people.receive(message),
         summon: (message) => this.people.summoned(message),
@@ -304,10 +304,10 @@ export class DocumentEditor {
     this.actions.refresh();
   }
 
-  deleted() {
+  deleted(dropped = []) {
     if (this.gone) return;
     this.gone = true;
-    this.unsent.forgetDocument();
+    this.unsent.forgetDocument(dropped);
     if (!this.state) return notify("There is no such document. It may have been deleted.", { kind: "error", title: "Couldn’t open this document" });
     this.render(this.state);
     notify("This document was deleted in another window. Nothing more can be changed here.", { kind: "error", title: "Document deleted" });

@@ -29,6 +29,8 @@ export class UnsentChanges {
     this.identity = identity;
     /** Resolves to the queue, or null when the browser keeps nothing. */
     this.queue = null;
+    this.confirmed = false; // the server has said who is asking, and what was kept for them is taken over
+    this.takenOver = 0; // how many requests closed windows left were taken over
     this.warned = false;
     /** What LiveConnection keeps requests with; it holds them until `restore` hands over the earlier ones. */
     this.journal = {
@@ -40,10 +42,11 @@ export class UnsentChanges {
   }
 
   /**
-   * Takes over what earlier windows of the document left unsent, then lets this window's requests
-   * go. Nothing is sent until the server has said who is signed in: a queue written under one
-   * account is never sent under another. While it can't be asked (offline), this window's
-   * requests are kept under the last account it named, and given to the one it names once back.
+   * Takes over what earlier windows of the document left unsent and draws it pending, then — once
+   * the server has said who is signed in — lets it and this window's requests go. Nothing is sent
+   * before that: a queue written under one account is never sent under another. While it can't be
+   * asked (offline), what is taken over and what this window makes are kept under the last
+   * account it named, and given to the one it names once back (or kept for the first, if another).
    */
   async restore() {
     const editor = this.editor;
@@ -53,12 +56,13 @@ export class UnsentChanges {
       if (editor.live.waiting > 0 && !editor.gone && !this.kept) event.preventDefault();
     });
     this.listenForSignOut();
-    let earlier = [];
+    let queue = null;
     try {
       this.queue = this.identity.whoIsAsking().then(({ key }) => new UnsentQueue(this.store, key, editor.documentId, windowId));
-      const queue = await this.queue;
+      queue = await this.queue;
       holdWindowLock(windowId);
       await this.checkRoom();
+      await this.takeOver(queue); // drawn at once, offline too
       let who = await this.identity.whoIsAsking();
       while (!who.confirmed) {
         await this.nextChance();
@@ -66,26 +70,46 @@ export class UnsentChanges {
       }
       if (queue.owner === "unknown") await queue.reown(who.key);
       else if (who.key !== queue.owner) this.madeAsSomeoneElse(queue, who.key);
-      const { records, skipped } = await queue.takeOver();
-      this.reportSkipped(skipped);
-      earlier = records;
+      await this.takeOver(queue); // theirs, if another; and what windows closed meanwhile left
+      this.confirmed = true;
     } catch {
       notify("Changes this browser kept for this document couldn’t be read; they were skipped.", { kind: "warning", title: "Unsent changes" });
     }
-    const answers = editor.live.adopt(earlier.map((record) => ({
+    document.body.dataset.restored = String(this.takenOver);
+    editor.live.release();
+  }
+
+  /**
+   * The connection is back: what windows of the document closed meanwhile left (another tab,
+   * closed while this one was offline) is taken over and sent too.
+   */
+  async takeOverMore() {
+    const queue = await this.queue?.catch(() => null);
+    if (queue && this.confirmed && !this.signedOut) await this.takeOver(queue).catch(() => {});
+  }
+
+  /**
+   * Takes over the records windows of the document that are gone left for `queue`'s owner: put
+   * ahead of this window's requests, drawn pending, and what the server refuses named in one notice.
+   */
+  async takeOver(queue) {
+    const editor = this.editor;
+    const { records, skipped } = await queue.takeOver();
+    this.reportSkipped(skipped);
+    this.takenOver += records.length;
+    if (!records.length) return;
+    const answers = editor.live.adopt(records.map((record) => ({
       id: record.requestId, message: record.message, body: JSON.parse(record.message), creates: record.creates ?? [],
     })));
-    this.orphans(earlier);
+    this.orphans(records);
     const refused = [];
-    earlier.forEach((record, index) => {
+    records.forEach((record, index) => {
       const answer = answers[index].catch((error) => {
         refused.push({ label: record.label || "A change", error });
       });
       if (Array.isArray(record.edits)) editor.requests.drawPending(record.edits, record.creates ?? [], answer);
     });
-    document.body.dataset.restored = String(earlier.length);
-    await Promise.all(answers.map((answer) => answer.catch(() => {})));
-    if (refused.length) this.reportRefused(refused);
+    Promise.all(answers.map((answer) => answer.catch(() => {}))).then(() => refused.length && this.reportRefused(refused));
   }
 
   /**
@@ -124,9 +148,10 @@ export class UnsentChanges {
     });
   }
 
-  /** The connection is back: a good time to ask again who is signed in. */
+  /** The connection is back: a good time to ask again who is signed in, and to take over what closed windows left. */
   backOnline() {
     this.wake?.();
+    this.takeOverMore();
   }
 
   /** Whether what waits is kept in the browser (if not, closing the window loses it). */
@@ -203,8 +228,16 @@ export class UnsentChanges {
     if (never.length) this.editor.requests.temporary.refuse(never);
   }
 
-  /** Access to the document ended for good (or it was deleted): nothing kept for it is sent, and its copy goes. */
-  async forgetDocument() {
+  /**
+   * Access to the document ended for good (or it was deleted): nothing kept for it is sent, and
+   * its copy goes. The requests that can't be sent now (`dropped`: the live connection's, this
+   * window's and those taken over) are named in a notice.
+   */
+  async forgetDocument(dropped = []) {
+    if (dropped.length) {
+      const named = dropped.map((item) => changeLabel(item.body, this.editor.state)).join("; ");
+      notify(`${changes(dropped.length)} made here that hadn’t reached the server ${dropped.length === 1 ? "was" : "were"} discarded: ${named}.`, { kind: "error", title: "Not applied" });
+    }
     this.editor.copy.forget();
     const queue = await this.queue;
     await queue?.forgetDocument().catch(() => {});

@@ -7,6 +7,9 @@ import { DocumentCopies } from "./document-copies.js";
 
 const REMEMBERED = "identity";
 
+/** A remembered key as this page writes them, or undefined (none, or a record spoilt). */
+const rememberedKey = (value) => (typeof value === "string" && (value === "guest" || value.startsWith("user:")) ? value : undefined);
+
 /** The key of a `GET /api/session` answer (null: nobody signed in, a link visitor at most). */
 const identityKey = (session) => (session?.user?.id ? "user:" + session.user.id : "guest");
 
@@ -35,7 +38,7 @@ export class Identity {
 
   async ask() {
     const [before, response] = await Promise.all([
-      this.store.readMeta(REMEMBERED).catch(() => undefined),
+      this.store.readMeta(REMEMBERED).then(rememberedKey, () => undefined),
       fetch("/api/session", { headers: { Accept: "application/json" } }).catch(() => null),
     ]);
     const session = response?.status === 200 && !response.redirected ? await response.json().catch(() => null) : null;
@@ -65,7 +68,7 @@ export class Identity {
 
   /** Someone just signed in (the sign-in page): `session` is who is asking from now on. */
   async signedIn(session) {
-    const before = await this.store.readMeta(REMEMBERED).catch(() => undefined);
+    const before = await this.store.readMeta(REMEMBERED).then(rememberedKey, () => undefined);
     this.asking = this.confirmed(session, before);
     await this.asking;
   }
