@@ -284,8 +284,9 @@ export class UnsentChanges {
   }
 
   reportRefused(everything) {
-    // Signed out meanwhile (kept, sent once back) or made as another account (kept for them): not refused.
-    const refused = everything.filter(({ error }) => !["signed_out", "withdrawn"].includes(error?.code));
+    // Signed out meanwhile (kept, sent once back), made as another account (kept for them), or the
+    // document gone (named as discarded, `forgetDocument`): not refused.
+    const refused = everything.filter(({ error }) => !["signed_out", "withdrawn", "gone"].includes(error?.code));
     if (!refused.length) return;
     const named = refused.map(({ label, error }) => `${label} — ${refusalReason(error, label)}`).join("; ");
     notify(`${changes(refused.length)} couldn’t be applied: ${named}.`, { kind: "error", title: "Not applied" });
